@@ -1,0 +1,102 @@
+// The canonical chat call: the one internal representation that sits between the three client
+// wire shapes (src/wire/*) and the provider adapters. Every translation goes client → canonical →
+// provider and back, so N shapes × M providers needs N + M translators, not N × M.
+// Token counts are plain numbers (they are counts, not money); money is bigint elsewhere.
+
+export type ClientShape = 'openai' | 'anthropic' | 'gemini';
+
+export type TextPart = { type: 'text'; text: string };
+/** An image given inline (base64 `data`) or by `url`. Only sent to providers whose wire takes it. */
+export type ImagePart = { type: 'image'; mediaType: string; data?: string; url?: string };
+/** A model's request to call a tool. `arguments` is the JSON text exactly as produced. */
+export type ToolCallPart = { type: 'tool_call'; id: string; name: string; arguments: string };
+/** The result of a tool call, sent back by the client. */
+export type ToolResultPart = {
+  type: 'tool_result';
+  toolCallId: string;
+  name?: string;
+  content: string;
+  isError?: boolean;
+};
+export type ContentPart = TextPart | ImagePart | ToolCallPart | ToolResultPart;
+
+/** System text is carried on the request, never as a message. */
+export interface Message {
+  role: 'user' | 'assistant' | 'tool';
+  content: ContentPart[];
+}
+
+export interface ToolDef {
+  name: string;
+  description?: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
+
+export type ResponseFormat =
+  | { type: 'text' }
+  | { type: 'json' }
+  | { type: 'json_schema'; name?: string; schema: Record<string, unknown>; strict?: boolean };
+
+export interface CanonicalRequest {
+  /** The wire shape the client spoke. */
+  shape: ClientShape;
+  /** The client's `model` string: a hint only, echoed back in the response (D6). */
+  model: string;
+  system?: string;
+  messages: Message[];
+  tools?: ToolDef[];
+  toolChoice?: ToolChoice;
+  responseFormat?: ResponseFormat;
+  maxTokens?: number;
+  temperature?: number;
+  topP?: number;
+  stop?: string[];
+  stream: boolean;
+  /** OpenAI `stream_options.include_usage`: the client wants the final usage chunk. */
+  includeUsage?: boolean;
+  /** `x-service-conversation-id` header, for thread continuity. */
+  conversationId?: string;
+}
+
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error';
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface CanonicalResponse {
+  id: string;
+  /** The upstream model that produced it (internal; the client sees its own `model` echoed). */
+  model: string;
+  /** Text and tool_call parts, in order. */
+  content: Array<TextPart | ToolCallPart>;
+  finishReason: FinishReason;
+  usage: Usage;
+}
+
+/**
+ * A stream as typed events (CONVENTIONS 2): decoders turn upstream SSE into these, encoders turn
+ * them into the client's SSE. `index` is the content block index (text or tool call) in the
+ * response, so a transcoder can keep per-block state.
+ */
+export type StreamEvent =
+  | { type: 'start'; id: string; model: string; inputTokens?: number }
+  | { type: 'text_delta'; index: number; text: string }
+  | { type: 'tool_call_start'; index: number; id: string; name: string }
+  | { type: 'tool_call_delta'; index: number; argumentsDelta: string }
+  | { type: 'block_end'; index: number }
+  | { type: 'finish'; finishReason: FinishReason; usage?: Usage }
+  | { type: 'error'; message: string };
+
+/** Expected failures are results, not exceptions (CONVENTIONS 4). */
+export type Result<T, C extends string = string> =
+  | { ok: true; value: T }
+  | { ok: false; code: C; message: string; field?: string };
+
+export const ok = <T>(value: T): { ok: true; value: T } => ({ ok: true, value });
+export const fail = <C extends string>(code: C, message: string, field?: string) =>
+  ({ ok: false, code, message, field }) as const;
