@@ -1,0 +1,49 @@
+// `npm test`: runs every *.test.ts with node's test runner. Tests need a real PostgreSQL: with
+// DATABASE_URL set (CI: the machine's server) each test file makes its own database on it;
+// without it (a fresh machine) one throw-away embedded PostgreSQL is started for the run.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmbeddedPostgres } from '../src/store/embedded.ts';
+
+function findTests(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name.startsWith('.')) continue;
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) findTests(p, out);
+    else if (name.endsWith('.test.ts')) out.push(p);
+  }
+  return out;
+}
+
+const filters = process.argv.slice(2);
+const files = ['src', 'test']
+  .flatMap((d) => findTests(d))
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+  .sort();
+if (files.length === 0) {
+  console.error('no test files matched');
+  process.exit(1);
+}
+
+const env = { ...process.env };
+let stop: (() => Promise<void>) | null = null;
+let tmp: string | null = null;
+if (!env.DATABASE_URL) {
+  tmp = mkdtempSync(join(tmpdir(), 'sb-test-pg-'));
+  const pg = await startEmbeddedPostgres({ dataDir: tmp, persistent: false, database: 'switchboard_test' });
+  env.DATABASE_URL = pg.url;
+  stop = pg.stop;
+  console.log(`# embedded PostgreSQL for this run at ${pg.url.replace(/:[^:@/]+@/, ':***@')}`);
+}
+
+const concurrency = env.TEST_CONCURRENCY ?? '2';
+const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], {
+  stdio: 'inherit',
+  env,
+});
+const code: number = await new Promise((res) => child.on('exit', (c, sig) => res(c ?? (sig ? 1 : 0))));
+if (stop) await stop().catch(() => {});
+if (tmp) rmSync(tmp, { recursive: true, force: true });
+process.exit(code);

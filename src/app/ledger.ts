@@ -1,0 +1,103 @@
+// Appending to a tenant's ledger (D8): every wallet movement is one sealed entry written in the
+// caller's transaction. The wallet row is the chain head and the per-tenant lock: the UPDATE that
+// moves the balance also takes the row lock, so appends for one tenant are serialised while other
+// tenants never wait. Seal = HMAC-SHA256(secret, prevHash || RFC 8785 JSON of the payload).
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Tx } from '../store/db.ts';
+import { seal, CUSTOMER_LABELS, type LedgerPayload } from '../core/ledger/seal.ts';
+import { appError } from '../core/errors.ts';
+
+export type LedgerEventType = 'WALLET_TOPUP' | 'AI_USAGE' | 'REFUND' | 'ADJUSTMENT';
+
+export interface LedgerAppend {
+  tenantId: string;
+  projectId: string | null;
+  eventType: LedgerEventType;
+  /** Signed: negative = debit, positive = credit. */
+  amountMicros: bigint;
+  /** Reservation released in the same statement (AI_USAGE settlement), default 0. */
+  releaseReservedMicros?: bigint;
+  modelId?: string | null;
+  providerKey?: string | null;
+  benchmarkProvider?: string | null;
+  benchmarkMethodologyVersion?: string | null;
+  actualCostUsdMicros?: bigint | null;
+  baselineCostUsdMicros?: bigint | null;
+  benchmarkPricingVersion?: string | null;
+  callId?: string | null;
+  memo?: string | null;
+  at: Date;
+}
+
+export interface AppendedEntry {
+  id: string;
+  seq: bigint;
+  balanceAfterMicros: bigint;
+  sealHash: string;
+}
+
+export function ledgerPayload(r: {
+  id: string;
+  tenantId: string;
+  projectId: string | null;
+  eventType: LedgerEventType;
+  amountMicros: bigint;
+  balanceAfterMicros: bigint;
+  modelId: string | null;
+  providerKey: string | null;
+  benchmarkProvider: string | null;
+  benchmarkMethodologyVersion: string | null;
+  actualCostUsdMicros: bigint | null;
+  baselineCostUsdMicros: bigint | null;
+  benchmarkPricingVersion: string | null;
+  createdAt: string;
+}): LedgerPayload {
+  return { ...r };
+}
+
+export async function appendLedgerEntry(tx: Tx, secret: Buffer, e: LedgerAppend): Promise<AppendedEntry> {
+  const release = e.releaseReservedMicros ?? 0n;
+  const head = await sql<{ balance_micros: bigint; ledger_seq: bigint; last_seal_hash: string }>`
+    update wallets
+       set balance_micros = balance_micros + ${e.amountMicros},
+           reserved_micros = reserved_micros - ${release},
+           ledger_seq = ledger_seq + 1,
+           updated_at = ${e.at}
+     where tenant_id = ${e.tenantId}
+       and balance_micros + ${e.amountMicros} >= 0
+       and reserved_micros - ${release} >= 0
+    returning balance_micros, ledger_seq, last_seal_hash`.execute(tx);
+  const w = head.rows[0];
+  if (!w) throw appError('insufficient_balance', 'The wallet cannot cover this movement');
+  const id = randomUUID();
+  const createdAt = e.at.toISOString();
+  const payload = ledgerPayload({
+    id,
+    tenantId: e.tenantId,
+    projectId: e.projectId,
+    eventType: e.eventType,
+    amountMicros: e.amountMicros,
+    balanceAfterMicros: w.balance_micros,
+    modelId: e.modelId ?? null,
+    providerKey: e.providerKey ?? null,
+    benchmarkProvider: e.benchmarkProvider ?? null,
+    benchmarkMethodologyVersion: e.benchmarkMethodologyVersion ?? null,
+    actualCostUsdMicros: e.actualCostUsdMicros ?? null,
+    baselineCostUsdMicros: e.baselineCostUsdMicros ?? null,
+    benchmarkPricingVersion: e.benchmarkPricingVersion ?? null,
+    createdAt,
+  });
+  const sealHash = seal(secret, w.last_seal_hash, payload);
+  await sql`
+    with head as (update wallets set last_seal_hash = ${sealHash} where tenant_id = ${e.tenantId})
+    insert into ledger_entries (id, tenant_id, project_id, seq, event_type, customer_label, amount_micros,
+      balance_after_micros, model_id, provider_key, benchmark_provider, benchmark_methodology_version,
+      actual_cost_usd_micros, baseline_cost_usd_micros, benchmark_pricing_version, call_id, memo,
+      seal_hash, prev_hash, created_at)
+    values (${id}, ${e.tenantId}, ${e.projectId}, ${w.ledger_seq}, ${e.eventType}, ${CUSTOMER_LABELS[e.eventType]},
+      ${e.amountMicros}, ${w.balance_micros}, ${payload.modelId}, ${payload.providerKey}, ${payload.benchmarkProvider},
+      ${payload.benchmarkMethodologyVersion}, ${payload.actualCostUsdMicros}, ${payload.baselineCostUsdMicros},
+      ${payload.benchmarkPricingVersion}, ${e.callId ?? null}, ${e.memo ?? null}, ${sealHash}, ${w.last_seal_hash}, ${createdAt})`.execute(tx);
+  return { id, seq: w.ledger_seq, balanceAfterMicros: w.balance_micros, sealHash };
+}

@@ -1,0 +1,105 @@
+// Boots the service: database (embedded unless DATABASE_URL), migrations, services, HTTP server
+// and, for `start`, the simulated upstream and the worker in the same process. Tests use the very
+// same function, so what they exercise is what `npm start` runs.
+import { join, resolve } from 'node:path';
+import type { Config } from '../config.ts';
+import { createDb } from '../store/db.ts';
+import { startEmbeddedPostgres, type EmbeddedDb } from '../store/embedded.ts';
+import { migrate } from '../store/migrations/index.ts';
+import { systemClock, type Clock } from '../infra/clock.ts';
+import { MemoryRateLimiter } from '../infra/limiter/memory.ts';
+import { RedisRateLimiter } from '../infra/limiter/redis.ts';
+import type { RateLimiter } from '../infra/limiter/limiter.ts';
+import { createMailer } from '../infra/mailer.ts';
+import { KeyCache } from './keys.ts';
+import { loadSecrets } from './secrets.ts';
+import type { Logger, Services } from './services.ts';
+import { buildServer } from '../http/server.ts';
+import type { App } from '../http/api/common.ts';
+
+export interface RuntimeOptions {
+  clock?: Clock;
+  /** Listen for HTTP (serve). */
+  http?: boolean;
+}
+
+export interface Runtime {
+  url: string;
+  services: Services;
+  app: App | null;
+  close(): Promise<void>;
+}
+
+const consoleLogger = (level: string): Logger => {
+  const quiet = level === 'silent';
+  const out = (kind: 'log' | 'warn' | 'error') => (obj: unknown, msg?: string) => {
+    if (quiet) return;
+    console[kind](msg ?? '', obj instanceof Error ? obj.message : JSON.stringify(obj, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)));
+  };
+  return { info: out('log'), warn: out('warn'), error: out('error') };
+};
+
+export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
+  const closers: Array<() => Promise<unknown>> = [];
+  const close = async () => {
+    for (const c of closers.reverse()) await c().catch(() => {});
+  };
+  try {
+    let databaseUrl = cfg.DATABASE_URL;
+    let embedded: EmbeddedDb | null = null;
+    if (!databaseUrl) {
+      embedded = await startEmbeddedPostgres({ dataDir: join(cfg.DATA_DIR, 'pg') });
+      closers.push(() => embedded!.stop());
+      databaseUrl = embedded.url;
+    }
+    const { db } = createDb(databaseUrl);
+    closers.push(() => db.destroy());
+    await migrate(db);
+
+    const clock = opts.clock ?? systemClock;
+    let limiter: RateLimiter;
+    if (cfg.REDIS_URL) {
+      const { Redis } = await import('ioredis');
+      const redis = new Redis(cfg.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false });
+      closers.push(() => redis.quit());
+      limiter = new RedisRateLimiter(redis);
+    } else {
+      limiter = new MemoryRateLimiter(clock);
+    }
+    const log = consoleLogger(cfg.LOG_LEVEL);
+    const publicUrl = cfg.PUBLIC_URL ?? `http://${cfg.HOST.includes(':') ? `[${cfg.HOST}]` : cfg.HOST}:${cfg.PORT}`;
+    const keyCache = new KeyCache(db, clock);
+    const flush = setInterval(() => keyCache.flushLastUsed().catch((e) => log.warn(e, 'last-used flush failed')), 5_000);
+    flush.unref();
+    closers.push(async () => {
+      clearInterval(flush);
+      await keyCache.flushLastUsed().catch(() => {});
+    });
+
+    const services: Services = {
+      config: cfg,
+      db,
+      clock,
+      limiter,
+      secrets: await loadSecrets(cfg),
+      mailer: createMailer({ smtpUrl: cfg.SMTP_URL, outboxDir: resolve(cfg.DATA_DIR, 'outbox'), from: cfg.MAIL_FROM }),
+      keyCache,
+      log,
+      publicUrl,
+    };
+
+    let app: App | null = null;
+    let url = publicUrl;
+    if (opts.http !== false) {
+      app = await buildServer(services);
+      closers.push(() => app!.close());
+      const address = await app.listen({ port: cfg.PORT, host: cfg.HOST });
+      url = address.replace('0.0.0.0', '127.0.0.1');
+      if (!cfg.PUBLIC_URL) services.publicUrl = url;
+    }
+    return { url, services, app, close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}

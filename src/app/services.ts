@@ -1,0 +1,34 @@
+// The service container: every piece of infrastructure is built once at start-up and passed in
+// (CONVENTIONS 7). Use cases take what they need from here; nothing reads globals.
+import type { Config } from '../config.ts';
+import type { Db } from '../store/db.ts';
+import type { Clock } from '../infra/clock.ts';
+import type { RateLimiter } from '../infra/limiter/limiter.ts';
+import type { Mailer } from '../infra/mailer.ts';
+import type { KeyCache } from './keys.ts';
+
+export interface Secrets {
+  /** HS256 key for access and refresh JWTs. */
+  jwt: Uint8Array;
+  /** HMAC key for ledger and security-audit seals. */
+  ledger: Buffer;
+}
+
+export interface Logger {
+  info(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+  error(obj: unknown, msg?: string): void;
+}
+
+export interface Services {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  limiter: RateLimiter;
+  secrets: Secrets;
+  mailer: Mailer;
+  keyCache: KeyCache;
+  log: Logger;
+  /** Base URL links point at (verification e-mails, checkout pages). */
+  publicUrl: string;
+}

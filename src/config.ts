@@ -1,0 +1,78 @@
+// The only reader of process.env (CONVENTIONS). Every setting is validated once at start-up;
+// a bad value stops start-up with a message naming the variable (D11). No setting is needed for
+// the default run.
+import { z } from 'zod';
+import { PROVIDER_KEYS, type ProviderKey } from './core/providers.ts';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const port = z.coerce.number().int().min(0).max(65535);
+const posInt = z.coerce.number().int().positive();
+
+const schema = z.object({
+  PORT: port.default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  /** Public base URL used in links (verification e-mails, checkout pages). Defaults to http://HOST:PORT. */
+  PUBLIC_URL: z.url().optional(),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  /** Secrets for JWTs and ledger seals. Generated and kept in DATA_DIR when unset. */
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  LEDGER_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  UPSTREAM_TIMEOUT_MS: posInt.default(60_000),
+  UPSTREAM_CONNECT_TIMEOUT_MS: posInt.default(5_000),
+  /** Port of the simulated upstream started by `npm start` (0 = any free port). */
+  SIM_PORT: port.default(0),
+  SSE_HEARTBEAT_MS: posInt.default(25_000),
+  ALLOW_PRIVATE_WEBHOOK_TARGETS: bool.default(false),
+  STRIPE_SECRET_KEY: z.string().startsWith('sk_').optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_').optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// URL').optional(),
+  MAIL_FROM: z.string().default('Switchboard <no-reply@switchboard.local>'),
+  /** Request body limit for the proxy and /api, bytes. */
+  BODY_LIMIT_BYTES: posInt.default(4 * 1024 * 1024),
+  QA_JUDGE_ENABLED: bool.default(false),
+});
+
+/** <PROVIDER>_API_KEY and <PROVIDER>_BASE_URL for each of the five providers (D11). */
+const providerSchema = z.object(
+  Object.fromEntries(
+    PROVIDER_KEYS.flatMap((p) => [
+      [`${p.toUpperCase()}_API_KEY`, z.string().min(1).optional()],
+      [`${p.toUpperCase()}_BASE_URL`, z.url().optional()],
+    ]),
+  ) as Record<string, z.ZodOptional<z.ZodString>>,
+);
+
+export interface ProviderConfig {
+  apiKey?: string;
+  baseUrl?: string;
+}
+
+export type Config = z.infer<typeof schema> & {
+  providers: Record<ProviderKey, ProviderConfig>;
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // Empty strings mean "unset": shells and .env files often export VAR= .
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(cleaned);
+  const prov = providerSchema.safeParse(cleaned);
+  const issues = [...(parsed.error?.issues ?? []), ...(prov.error?.issues ?? [])];
+  if (!parsed.success || !prov.success) {
+    const lines = issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const providers = {} as Record<ProviderKey, ProviderConfig>;
+  for (const p of PROVIDER_KEYS) {
+    const up = p.toUpperCase();
+    providers[p] = { apiKey: prov.data[`${up}_API_KEY`], baseUrl: prov.data[`${up}_BASE_URL`] };
+  }
+  return { ...parsed.data, providers };
+}

@@ -1,0 +1,45 @@
+// One error catalogue with stable codes (CONVENTIONS 6). The HTTP layer renders these as the
+// /api envelope or as each vendor's native error body; the status comes from here.
+
+export const ERRORS = {
+  validation: { status: 400, message: 'The request is not valid' },
+  malformed_json: { status: 400, message: 'The request body is not valid JSON' },
+  unauthenticated: { status: 401, message: 'Authentication required' },
+  invalid_credentials: { status: 401, message: 'Invalid email or password' },
+  invalid_token: { status: 401, message: 'The token is invalid or expired' },
+  session_revoked: { status: 401, message: 'The session has ended' },
+  invalid_api_key: { status: 401, message: 'The API key is invalid, expired or revoked' },
+  insufficient_balance: { status: 402, message: 'The wallet balance cannot cover this call' },
+  budget_exceeded: { status: 402, message: "The project's monthly budget cannot cover this call" },
+  forbidden: { status: 403, message: 'You do not have access to this resource' },
+  not_found: { status: 404, message: 'Not found' },
+  conflict: { status: 409, message: 'The request conflicts with the current state' },
+  email_taken: { status: 409, message: 'An account with this email already exists' },
+  body_too_large: { status: 413, message: 'The request body is too large' },
+  unsupported_media_type: { status: 415, message: 'Content-Type must be application/json' },
+  rate_limited: { status: 429, message: 'Rate limit exceeded' },
+  internal: { status: 500, message: 'Internal error' },
+  upstream_failed: { status: 502, message: 'The upstream provider failed' },
+  upstream_unconfigured: { status: 503, message: 'No upstream provider is configured for this call' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  /** Extra response headers (Retry-After and friends). */
+  readonly headers?: Record<string, string>;
+  readonly field?: string;
+
+  constructor(code: ErrorCode, message?: string, opts: { headers?: Record<string, string>; field?: string } = {}) {
+    super(message ?? ERRORS[code].message);
+    this.code = code;
+    this.status = ERRORS[code].status;
+    this.headers = opts.headers;
+    this.field = opts.field;
+  }
+}
+
+export const appError = (code: ErrorCode, message?: string, opts?: { headers?: Record<string, string>; field?: string }) =>
+  new AppError(code, message, opts);

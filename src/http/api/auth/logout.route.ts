@@ -1,0 +1,12 @@
+// POST /api/auth/logout: ends the current session; its refresh token dies with it.
+import { logout } from '../../../app/auth.ts';
+import { ACCESS_COOKIE, authOf, metaOf, requireAuth } from '../../plugins/auth.ts';
+import { emptyData, ok, type RouteModule } from '../common.ts';
+
+const route: RouteModule = (app, s) =>
+  app.post('/api/auth/logout', { schema: { response: { 200: emptyData } }, onRequest: requireAuth(s) }, async (req, reply) => {
+    await logout(s, authOf(req), metaOf(req));
+    reply.clearCookie(ACCESS_COOKIE, { path: '/api' });
+    return ok({});
+  });
+export default route;

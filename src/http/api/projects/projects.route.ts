@@ -1,0 +1,28 @@
+// Projects (D4): GET/POST /api/projects, GET/PATCH/DELETE /api/projects/:id. Reading needs any
+// role; changing needs admin.
+import { createProject, deleteProject, getProject, listProjects, updateProject } from '../../../app/projects.ts';
+import { authOf, requireAuth } from '../../plugins/auth.ts';
+import { emptyData, envelope, idParams, ok, pageOf, pageQuerySchema, type RouteModule } from '../common.ts';
+import { createProjectBody, patchProjectBody, project } from './schemas.ts';
+
+const route: RouteModule = (app, s) => {
+  app.get('/api/projects', { schema: { querystring: pageQuerySchema, response: { 200: envelope(pageOf(project)) } }, onRequest: requireAuth(s) }, async (req) =>
+    ok(await listProjects(s.db, authOf(req).tenantId, req.query)),
+  );
+  app.post('/api/projects', { schema: { body: createProjectBody, response: { 201: envelope(project) } }, onRequest: requireAuth(s, { role: 'admin' }) }, async (req, reply) =>
+    reply.status(201).send(ok(await createProject(s.db, authOf(req).tenantId, req.body))),
+  );
+  app.get('/api/projects/:id', { schema: { params: idParams, response: { 200: envelope(project) } }, onRequest: requireAuth(s) }, async (req) =>
+    ok(await getProject(s.db, authOf(req).tenantId, req.params.id)),
+  );
+  app.patch(
+    '/api/projects/:id',
+    { schema: { params: idParams, body: patchProjectBody, response: { 200: envelope(project) } }, onRequest: requireAuth(s, { role: 'admin' }) },
+    async (req) => ok(await updateProject(s.db, authOf(req).tenantId, req.params.id, req.body)),
+  );
+  app.delete('/api/projects/:id', { schema: { params: idParams, response: { 200: emptyData } }, onRequest: requireAuth(s, { role: 'admin' }) }, async (req) => {
+    await deleteProject(s.db, authOf(req).tenantId, req.params.id);
+    return ok({});
+  });
+};
+export default route;

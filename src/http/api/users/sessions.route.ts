@@ -1,0 +1,26 @@
+// GET /api/users/me/sessions and DELETE /api/users/me/sessions/:id (refresh token dead at once).
+import { z } from 'zod';
+import { listSessions, revokeSession } from '../../../app/auth.ts';
+import { authOf, metaOf, requireAuth } from '../../plugins/auth.ts';
+import { emptyData, envelope, idParams, ok, type RouteModule } from '../common.ts';
+
+const session = z.object({
+  id: z.string(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  expiresAt: z.string(),
+  current: z.boolean(),
+});
+
+const route: RouteModule = (app, s) => {
+  app.get('/api/users/me/sessions', { schema: { response: { 200: envelope(z.object({ items: z.array(session) })) } }, onRequest: requireAuth(s) }, async (req) =>
+    ok({ items: await listSessions(s, authOf(req)) }),
+  );
+  app.delete('/api/users/me/sessions/:id', { schema: { params: idParams, response: { 200: emptyData } }, onRequest: requireAuth(s) }, async (req) => {
+    await revokeSession(s, authOf(req), req.params.id, 'revoked', metaOf(req));
+    return ok({});
+  });
+};
+export default route;

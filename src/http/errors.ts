@@ -1,0 +1,48 @@
+// One error handler (CONVENTIONS 6): every thrown thing becomes an AppError from the catalogue;
+// /api renders it as the envelope, the proxy scopes render it in the vendor's own body.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError, appError } from '../core/errors.ts';
+import type { Logger } from '../app/services.ts';
+
+export function toAppError(err: unknown, log?: Logger): AppError {
+  if (err instanceof AppError) return err;
+  if (hasZodFastifySchemaValidationErrors(err)) {
+    const first = err.validation[0];
+    const where = (first?.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+    const params = (first?.params ?? {}) as { keys?: string[] };
+    const ctx = (err as { validationContext?: string }).validationContext ?? 'body';
+    if (first?.keyword === 'unrecognized_keys' && params.keys?.length) {
+      const field = [where, params.keys[0]].filter(Boolean).join('.');
+      return appError('validation', `${ctx}: unknown field '${field}'`, { field });
+    }
+    const field = where || ctx;
+    return appError('validation', `${ctx}${where ? `.${where}` : ''}: ${first?.message ?? 'invalid'}`, { field });
+  }
+  const fe = err as FastifyError;
+  switch (fe?.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return appError('body_too_large');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return appError('malformed_json');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return appError('unsupported_media_type');
+  }
+  if (fe instanceof SyntaxError && (fe as { statusCode?: number }).statusCode === 400) return appError('malformed_json');
+  if (typeof fe?.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return appError(fe.statusCode === 404 ? 'not_found' : fe.statusCode === 413 ? 'body_too_large' : 'validation', fe.message);
+  }
+  log?.error({ err }, 'unhandled error');
+  return appError('internal');
+}
+
+export function sendApiError(reply: FastifyReply, e: AppError) {
+  if (e.headers) reply.headers(e.headers);
+  return reply.status(e.status).send({ success: false, error: e.message, code: e.code, ...(e.field ? { field: e.field } : {}) });
+}
+
+export function apiErrorHandler(log: Logger) {
+  return (err: unknown, _req: FastifyRequest, reply: FastifyReply) => sendApiError(reply, toAppError(err, log));
+}

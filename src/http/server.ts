@@ -1,0 +1,68 @@
+// The HTTP server: a flat, readable list of registrations (CONVENTIONS 5). /api routes answer in
+// the envelope; proxy routes answer in each vendor's own shape (their scope sets its handler).
+import Fastify from 'fastify';
+import cookie from '@fastify/cookie';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Services } from '../app/services.ts';
+import { appError } from '../core/errors.ts';
+import { apiErrorHandler, sendApiError } from './errors.ts';
+import type { App, RouteModule } from './api/common.ts';
+
+import signup from './api/auth/signup.route.ts';
+import login from './api/auth/login.route.ts';
+import refresh from './api/auth/refresh.route.ts';
+import logout from './api/auth/logout.route.ts';
+import verifyEmail from './api/auth/verify-email.route.ts';
+import me from './api/users/me.route.ts';
+import sessions from './api/users/sessions.route.ts';
+import tokens from './api/users/tokens.route.ts';
+import auditLog from './api/users/audit.route.ts';
+import projects from './api/projects/projects.route.ts';
+import keys from './api/keys/keys.route.ts';
+import members from './api/members/members.route.ts';
+
+const API_ROUTES: RouteModule[] = [signup, login, refresh, logout, verifyEmail, me, sessions, tokens, auditLog, projects, keys, members];
+
+/** Extra route scopes (the proxy, events, billing pages) plug in here with their own error handling. */
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeList: Array<{ method: string; url: string }>;
+  }
+}
+
+export type Scope = (app: App, s: Services) => Promise<void> | void;
+
+export async function buildServer(s: Services, scopes: Scope[] = []): Promise<App> {
+  const app = Fastify({
+    logger: s.config.LOG_LEVEL === 'silent' ? false : {
+      level: s.config.LOG_LEVEL,
+      // Secrets never reach the log (keys, tokens, cookies).
+      redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers["x-goog-api-key"]', 'req.headers.cookie'],
+    },
+    disableRequestLogging: true,
+    bodyLimit: s.config.BODY_LIMIT_BYTES,
+    return503OnClosing: true,
+    forceCloseConnections: true,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  await app.register(cookie);
+  app.decorateRequest('auth', null);
+  // Every route, for the shared 401/isolation suite (test/route-guard.test.ts).
+  const routeList: Array<{ method: string; url: string }> = [];
+  app.addHook('onRoute', (r) => {
+    for (const m of [r.method].flat()) if (m !== 'HEAD') routeList.push({ method: m, url: r.url });
+  });
+  app.decorate('routeList', routeList);
+
+  await app.register(async (api: App) => {
+    api.setErrorHandler(apiErrorHandler(s.log));
+    for (const r of API_ROUTES) r(api, s);
+  });
+  for (const scope of scopes) await app.register(async (child: App) => scope(child, s));
+
+  app.get('/health', async () => ({ status: 'ok' }));
+  app.setNotFoundHandler((req, reply) => sendApiError(reply, appError('not_found', `No route ${req.method} ${req.url.split('?')[0]}`)));
+  app.setErrorHandler(apiErrorHandler(s.log));
+  return app;
+}

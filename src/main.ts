@@ -1,0 +1,68 @@
+// One binary, several commands (ARCHITECTURE "Processes"):
+//   start    serve + worker + simulated upstream in one process on the embedded defaults
+//   serve    the HTTP server          worker   background jobs
+//   sim      the simulated upstream   migrate  run migrations and exit
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { startRuntime } from './app/runtime.ts';
+import { ensureDemo } from './app/demo.ts';
+
+async function main(cmd: string): Promise<void> {
+  let cfg: Config;
+  try {
+    cfg = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(78); // EX_CONFIG
+    }
+    throw e;
+  }
+  switch (cmd) {
+    case 'migrate': {
+      const rt = await startRuntime(cfg, { http: false });
+      await rt.close();
+      console.log('migrations applied');
+      return;
+    }
+    case 'serve':
+    case 'start': {
+      const rt = await startRuntime(cfg, { http: true });
+      const shutdown = async () => {
+        await rt.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', shutdown);
+      process.once('SIGTERM', shutdown);
+      if (cmd === 'start') {
+        const demo = await ensureDemo(rt.services);
+        console.log(
+          [
+            '',
+            `Switchboard is running at ${rt.url}`,
+            `  database:  ${cfg.DATABASE_URL ? 'DATABASE_URL' : `embedded PostgreSQL (${cfg.DATA_DIR}/pg)`}`,
+            '',
+            'Demo login',
+            `  email:     ${demo.email}`,
+            `  password:  ${demo.password ?? '(created on another machine; not stored here)'}`,
+            `  dev key:   ${demo.key ?? '(created on another machine; not stored here)'}`,
+            '',
+            'Try it:',
+            `  curl ${rt.url}/health`,
+            '',
+          ].join('\n'),
+        );
+      } else {
+        console.log(`Switchboard listening at ${rt.url}`);
+      }
+      return;
+    }
+    default:
+      console.error(`unknown command '${cmd}'. Commands: start | serve | worker | sim | migrate`);
+      process.exit(64);
+  }
+}
+
+main(process.argv[2] ?? 'start').catch((e) => {
+  console.error(e instanceof Error ? e.stack : e);
+  process.exit(1);
+});

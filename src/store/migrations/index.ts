@@ -1,0 +1,23 @@
+// Versioned migrations, run at start-up. Listed statically (not read from disk) so the same list
+// works under tsx, a bundle, or a compiled build. Append only: never edit a shipped migration.
+import { Migrator, type Migration } from 'kysely';
+import type { Db } from '../db.ts';
+import * as m001 from './001-foundation.ts';
+
+export const MIGRATIONS: Record<string, Migration> = {
+  '001-foundation': m001,
+};
+
+export async function migrate(db: Db): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => MIGRATIONS },
+    migrationTableName: 'schema_migrations',
+    migrationLockTableName: 'schema_migrations_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`);
+  }
+}

@@ -1,0 +1,160 @@
+// Kysely table types, one interface per table, mirroring migrations/. int8 → bigint (db.ts).
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type Json<T = unknown> = ColumnType<T, string | undefined, string>;
+
+export interface TenantsTable {
+  id: Generated<string>;
+  name: string;
+  baseline_provider_key: string | null;
+  created_at: Timestamp;
+}
+
+export interface UsersTable {
+  id: Generated<string>;
+  email: string;
+  password_hash: string;
+  name: string;
+  timezone: Generated<string>;
+  bio: string | null;
+  avatar_url: string | null;
+  email_verified_at: NullableTimestamp;
+  platform_admin: Generated<boolean>;
+  idle_timeout: Generated<string>;
+  failed_logins: Generated<number>;
+  locked_until: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MembershipsTable {
+  tenant_id: string;
+  user_id: string;
+  role: 'owner' | 'admin' | 'member' | 'viewer';
+  created_at: Timestamp;
+}
+
+export interface SessionsTable {
+  id: Generated<string>;
+  user_id: string;
+  tenant_id: string;
+  refresh_jti: string;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: NullableTimestamp;
+  revoke_reason: string | null;
+}
+
+export interface PersonalAccessTokensTable {
+  id: Generated<string>;
+  user_id: string;
+  tenant_id: string;
+  name: string;
+  token_hash: Buffer;
+  prefix: string;
+  last4: string;
+  created_at: Timestamp;
+  last_used_at: NullableTimestamp;
+  expires_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface SecurityAuditTable {
+  id: Generated<string>;
+  user_id: string;
+  tenant_id: string | null;
+  seq: bigint;
+  event: string;
+  ip: string | null;
+  user_agent: string | null;
+  detail: Json<Record<string, unknown>>;
+  created_at: Timestamp;
+  prev_hash: string;
+  seal_hash: string;
+}
+
+export interface ProjectsTable {
+  id: Generated<string>;
+  tenant_id: string;
+  name: string;
+  is_default: Generated<boolean>;
+  monthly_budget_micros: bigint | null;
+  /** numeric(4,3): pg returns a string like '0.600'. */
+  quality_floor: ColumnType<string, string | number | undefined, string | number>;
+  benchmark_override: string | null;
+  integrations: Json<string[]>;
+  stage: Generated<'onboarding' | 'connected' | 'live' | 'paused'>;
+  region: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface ApiKeysTable {
+  id: Generated<string>;
+  tenant_id: string;
+  project_id: string;
+  name: string;
+  environment: 'dev' | 'staging' | 'production';
+  key_hash: Buffer;
+  prefix: string;
+  last4: string;
+  created_at: Timestamp;
+  last_used_at: NullableTimestamp;
+  expires_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+  rotated_from_id: string | null;
+}
+
+export interface WalletsTable {
+  tenant_id: string;
+  balance_micros: Generated<bigint>;
+  reserved_micros: Generated<bigint>;
+  ledger_seq: Generated<bigint>;
+  last_seal_hash: Generated<string>;
+  auto_topup_threshold_micros: bigint | null;
+  auto_topup_amount_micros: bigint | null;
+  updated_at: Timestamp;
+}
+
+export interface LedgerEntriesTable {
+  id: string;
+  tenant_id: string;
+  project_id: string | null;
+  seq: bigint;
+  event_type: 'WALLET_TOPUP' | 'AI_USAGE' | 'REFUND' | 'ADJUSTMENT';
+  customer_label: string;
+  amount_micros: bigint;
+  balance_after_micros: bigint;
+  model_id: string | null;
+  provider_key: string | null;
+  benchmark_provider: string | null;
+  benchmark_methodology_version: string | null;
+  actual_cost_usd_micros: bigint | null;
+  baseline_cost_usd_micros: bigint | null;
+  benchmark_pricing_version: string | null;
+  call_id: string | null;
+  memo: string | null;
+  qa: Json<Record<string, unknown> | null>;
+  seal_hash: string;
+  prev_hash: string;
+  created_at: Timestamp;
+}
+
+export interface DB {
+  tenants: TenantsTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+  sessions: SessionsTable;
+  personal_access_tokens: PersonalAccessTokensTable;
+  security_audit: SecurityAuditTable;
+  projects: ProjectsTable;
+  api_keys: ApiKeysTable;
+  wallets: WalletsTable;
+  ledger_entries: LedgerEntriesTable;
+}
