@@ -26,7 +26,7 @@ async function main(cmd: string): Promise<void> {
     }
     case 'serve':
     case 'start': {
-      const rt = await startRuntime(cfg, { http: true });
+      const rt = await startRuntime(cfg, { http: true, worker: cmd === 'start' });
       const shutdown = async () => {
         await rt.close();
         process.exit(0);
@@ -54,6 +54,17 @@ async function main(cmd: string): Promise<void> {
       } else {
         console.log(`Switchboard listening at ${rt.url}`);
       }
+      return;
+    }
+    case 'worker': {
+      const rt = await startRuntime(cfg, { http: false, worker: true });
+      const shutdown = async () => {
+        await rt.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', shutdown);
+      process.once('SIGTERM', shutdown);
+      console.log('Switchboard worker running');
       return;
     }
     default:

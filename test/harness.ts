@@ -44,7 +44,7 @@ export interface TestServer extends Runtime {
   api<T = any>(method: string, path: string, opts?: { body?: unknown; token?: string; headers?: Record<string, string> }): Promise<{ status: number; body: T; headers: Headers }>;
 }
 
-export async function startTestServer(opts: { env?: Record<string, string>; database?: TestDatabase } = {}): Promise<TestServer> {
+export async function startTestServer(opts: { env?: Record<string, string>; database?: TestDatabase; worker?: boolean } = {}): Promise<TestServer> {
   const database = opts.database ?? (await createTestDatabase());
   const dataDir = mkdtempSync(join(tmpdir(), 'sb-test-data-'));
   const clock = new ManualClock();
@@ -56,10 +56,12 @@ export async function startTestServer(opts: { env?: Record<string, string>; data
     LOG_LEVEL: 'silent',
     JWT_SECRET: randomBytes(32).toString('hex'),
     LEDGER_SECRET: randomBytes(32).toString('hex'),
-    REDIS_URL: process.env.TEST_REDIS_URL ?? '',
+    // Each test opts in to Redis explicitly (limiter/bus contract suites), so files running in
+    // parallel never share buckets or streams by accident.
+    REDIS_URL: '',
     ...opts.env,
   });
-  const rt = await startRuntime(cfg, { clock });
+  const rt = await startRuntime(cfg, { clock, worker: opts.worker ?? true });
   return {
     ...rt,
     clock,

@@ -14,13 +14,17 @@ import { createMailer } from '../infra/mailer.ts';
 import { KeyCache } from './keys.ts';
 import { loadSecrets } from './secrets.ts';
 import type { Logger, Services } from './services.ts';
+import PgBoss from 'pg-boss';
 import { buildServer } from '../http/server.ts';
+import { createQueues, startWorker } from '../jobs/index.ts';
 import type { App } from '../http/api/common.ts';
 
 export interface RuntimeOptions {
   clock?: Clock;
   /** Listen for HTTP (serve). */
   http?: boolean;
+  /** Run the background job handlers in this process (worker). */
+  worker?: boolean;
 }
 
 export interface Runtime {
@@ -76,6 +80,13 @@ export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Prom
       await keyCache.flushLastUsed().catch(() => {});
     });
 
+    // pg-boss keeps its own small pool; its schema lives beside ours in the same database.
+    const boss = new PgBoss({ connectionString: databaseUrl, max: 4, schema: 'pgboss' });
+    boss.on('error', (e) => log.warn(e, 'job queue error'));
+    await boss.start();
+    closers.push(() => boss.stop({ graceful: false, wait: true, timeout: 5_000 }));
+    await createQueues(boss);
+
     const services: Services = {
       config: cfg,
       db,
@@ -86,7 +97,9 @@ export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Prom
       keyCache,
       log,
       publicUrl,
+      boss,
     };
+    if (opts.worker) await startWorker(boss, services);
 
     let app: App | null = null;
     let url = publicUrl;

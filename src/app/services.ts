@@ -6,6 +6,7 @@ import type { Clock } from '../infra/clock.ts';
 import type { RateLimiter } from '../infra/limiter/limiter.ts';
 import type { Mailer } from '../infra/mailer.ts';
 import type { KeyCache } from './keys.ts';
+import type PgBoss from 'pg-boss';
 
 export interface Secrets {
   /** HS256 key for access and refresh JWTs. */
@@ -31,4 +32,6 @@ export interface Services {
   log: Logger;
   /** Base URL links point at (verification e-mails, checkout pages). */
   publicUrl: string;
+  /** The job queue (pg-boss): producers send here, the worker consumes. */
+  boss: PgBoss;
 }

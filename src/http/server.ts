@@ -1,6 +1,6 @@
 // The HTTP server: a flat, readable list of registrations (CONVENTIONS 5). /api routes answer in
 // the envelope; proxy routes answer in each vendor's own shape (their scope sets its handler).
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import cookie from '@fastify/cookie';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Services } from '../app/services.ts';
@@ -39,7 +39,8 @@ export async function buildServer(s: Services, scopes: Scope[] = []): Promise<Ap
       // Secrets never reach the log (keys, tokens, cookies).
       redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers["x-goog-api-key"]', 'req.headers.cookie'],
     },
-    disableRequestLogging: true,
+    // No per-request log lines: they would sit on the proxy's hot path.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: s.config.BODY_LIMIT_BYTES,
     return503OnClosing: true,
     forceCloseConnections: true,
