@@ -49,6 +49,8 @@ export interface CanonicalRequest {
   messages: Message[];
   tools?: ToolDef[];
   toolChoice?: ToolChoice;
+  /** Whether the model may call several tools in one turn (absent: the provider's default). */
+  parallelToolCalls?: boolean;
   responseFormat?: ResponseFormat;
   maxTokens?: number;
   temperature?: number;
@@ -64,8 +66,12 @@ export interface CanonicalRequest {
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error';
 
 export interface Usage {
+  /** Every prompt token, cached or not (what a price book without cache rates bills). */
   inputTokens: number;
+  /** Every generated token, reasoning included (some wires report reasoning separately). */
   outputTokens: number;
+  /** The part of `inputTokens` served from the provider's prompt cache, when reported. */
+  cachedInputTokens?: number;
 }
 
 export interface CanonicalResponse {
@@ -75,6 +81,8 @@ export interface CanonicalResponse {
   /** Text and tool_call parts, in order. */
   content: Array<TextPart | ToolCallPart>;
   finishReason: FinishReason;
+  /** The stop sequence that ended the answer, when the provider says which one. */
+  stopSequence?: string;
   usage: Usage;
 }
 
@@ -89,8 +97,9 @@ export type StreamEvent =
   | { type: 'tool_call_start'; index: number; id: string; name: string }
   | { type: 'tool_call_delta'; index: number; argumentsDelta: string }
   | { type: 'block_end'; index: number }
-  | { type: 'finish'; finishReason: FinishReason; usage?: Usage }
-  | { type: 'error'; message: string };
+  | { type: 'finish'; finishReason: FinishReason; usage?: Usage; stopSequence?: string }
+  /** A failure after the stream began; `status`/`code` pick the vendor error type when known. */
+  | { type: 'error'; message: string; status?: number; code?: string };
 
 /** Expected failures are results, not exceptions (CONVENTIONS 4). */
 export type Result<T, C extends string = string> =

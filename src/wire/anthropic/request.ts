@@ -1,0 +1,280 @@
+// Messages requests, both directions. The wire puts tool results inside user turns; canonical keeps
+// them as a separate `tool` turn (results first, as this wire requires), so a user turn that mixes
+// results and text splits in two on the way in and merges back on the way out. Thinking blocks in
+// the history are the model's scratch work and are dropped; server-side tools are refused.
+import type {
+  CanonicalRequest,
+  ContentPart,
+  ImagePart,
+  Message,
+  ResponseFormat,
+  Result,
+  ToolChoice,
+  ToolDef,
+  ToolResultPart,
+} from '../../core/canonical/types.ts';
+import type { UpstreamOptions, UpstreamRequest } from '../types.ts';
+import { argsToObject, imageFromUrl, objectToArgs, pushMerged } from '../util.ts';
+import {
+  arr,
+  bad,
+  bool,
+  guard,
+  num,
+  obj,
+  oneOf,
+  optArr,
+  optBool,
+  optNum,
+  optObj,
+  optStr,
+  str,
+  unsupported,
+  type Obj,
+} from '../validate.ts';
+
+export const MESSAGES_PATH = '/v1/messages';
+export const API_VERSION = '2023-06-01';
+/** This wire requires an output cap; used when the client's wire had none. */
+export const DEFAULT_MAX_TOKENS = 4096;
+/** Plain JSON mode has no native switch on this wire (only schema-constrained output), so it is
+ * asked for in the system text. */
+export const JSON_OUTPUT_HINT = 'Respond with a single valid JSON value and no other text.';
+
+export function parseRequest(body: unknown): Result<CanonicalRequest> {
+  return guard(() => parse(obj(body, 'body')));
+}
+
+function parse(b: Obj): CanonicalRequest {
+  const model = str(b.model, 'model');
+  const maxTokens = num(b.max_tokens, 'max_tokens', { int: true, min: 1 });
+  const rawMessages = arr(b.messages, 'messages');
+  if (rawMessages.length === 0) bad('messages', 'a non-empty array');
+
+  const messages: Message[] = [];
+  rawMessages.forEach((raw, i) => {
+    const at = `messages[${i}]`;
+    const m = obj(raw, at);
+    const role = oneOf(m.role, `${at}.role`, ['user', 'assistant'] as const);
+    const blocks = blocksOf(m.content, `${at}.content`);
+    if (role === 'assistant') {
+      messages.push({ role: 'assistant', content: blocks.flatMap((blk, j) => assistantBlock(blk, `${at}.content[${j}]`)) });
+      return;
+    }
+    const results: ContentPart[] = [];
+    const rest: ContentPart[] = [];
+    blocks.forEach((blk, j) => {
+      const part = userBlock(blk, `${at}.content[${j}]`);
+      (part.type === 'tool_result' ? results : rest).push(part);
+    });
+    if (results.length > 0) messages.push({ role: 'tool', content: results });
+    if (rest.length > 0 || results.length === 0) messages.push({ role: 'user', content: rest });
+  });
+
+  const req: CanonicalRequest = {
+    shape: 'anthropic',
+    model,
+    messages,
+    maxTokens,
+    stream: optBool(b.stream, 'stream') ?? false,
+  };
+  const system = systemText(b.system);
+  if (system !== undefined) req.system = system;
+
+  const tools = optArr(b.tools, 'tools');
+  if (tools && tools.length > 0) req.tools = tools.map((t, i) => toolDef(t, `tools[${i}]`));
+  const tc = optObj(b.tool_choice, 'tool_choice');
+  if (tc) {
+    const type = oneOf(tc.type, 'tool_choice.type', ['auto', 'any', 'tool', 'none'] as const);
+    const choice: ToolChoice =
+      type === 'any' ? 'required' : type === 'tool' ? { name: str(tc.name, 'tool_choice.name') } : type;
+    req.toolChoice = choice;
+    const dp = optBool(tc.disable_parallel_tool_use, 'tool_choice.disable_parallel_tool_use');
+    if (dp !== undefined) req.parallelToolCalls = !dp;
+  }
+
+  const stop = optArr(b.stop_sequences, 'stop_sequences');
+  if (stop && stop.length > 0) req.stop = stop.map((s, i) => str(s, `stop_sequences[${i}]`));
+  const temperature = optNum(b.temperature, 'temperature', { min: 0, max: 1 });
+  if (temperature !== undefined) req.temperature = temperature;
+  const topP = optNum(b.top_p, 'top_p', { min: 0, max: 1 });
+  if (topP !== undefined) req.topP = topP;
+  optNum(b.top_k, 'top_k', { int: true, min: 0 });
+
+  const oc = optObj(b.output_config, 'output_config');
+  const format = oc ? optObj(oc.format, 'output_config.format') : optObj(b.output_format, 'output_format');
+  if (format) req.responseFormat = outputFormat(format, oc ? 'output_config.format' : 'output_format');
+  return req;
+}
+
+function blocksOf(v: unknown, at: string): Obj[] {
+  if (typeof v === 'string') return [{ type: 'text', text: v }];
+  if (!Array.isArray(v)) bad(at, 'a string or an array of content blocks', v);
+  return v.map((blk, j) => obj(blk, `${at}[${j}]`));
+}
+
+function systemText(v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'string') return v;
+  return arr(v, 'system')
+    .map((blk, i) => {
+      const o = obj(blk, `system[${i}]`);
+      if (o.type !== 'text') unsupported(`system[${i}].type`, `system block type '${String(o.type)}'`);
+      return str(o.text, `system[${i}].text`);
+    })
+    .join('\n\n');
+}
+
+function image(blk: Obj, at: string): ImagePart {
+  const src = obj(blk.source, `${at}.source`);
+  const type = oneOf(src.type, `${at}.source.type`, ['base64', 'url'] as const);
+  if (type === 'url') return imageFromUrl(str(src.url, `${at}.source.url`));
+  return { type: 'image', mediaType: str(src.media_type, `${at}.source.media_type`), data: str(src.data, `${at}.source.data`) };
+}
+
+function userBlock(blk: Obj, at: string): ContentPart {
+  const type = str(blk.type, `${at}.type`);
+  if (type === 'text') return { type: 'text', text: str(blk.text, `${at}.text`) };
+  if (type === 'image') return image(blk, at);
+  if (type === 'tool_result') {
+    const part: ToolResultPart = {
+      type: 'tool_result',
+      toolCallId: str(blk.tool_use_id, `${at}.tool_use_id`),
+      content: toolResultText(blk.content, `${at}.content`),
+    };
+    if (blk.is_error !== undefined && blk.is_error !== null && bool(blk.is_error, `${at}.is_error`)) part.isError = true;
+    return part;
+  }
+  return unsupported(`${at}.type`, `content block type '${type}'`);
+}
+
+function toolResultText(v: unknown, at: string): string {
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'string') return v;
+  return arr(v, at)
+    .map((blk, j) => {
+      const o = obj(blk, `${at}[${j}]`);
+      if (o.type !== 'text') unsupported(`${at}[${j}].type`, `tool_result block type '${String(o.type)}'`);
+      return str(o.text, `${at}[${j}].text`);
+    })
+    .join('');
+}
+
+function assistantBlock(blk: Obj, at: string): ContentPart[] {
+  const type = str(blk.type, `${at}.type`);
+  if (type === 'text') return [{ type: 'text', text: str(blk.text, `${at}.text`) }];
+  if (type === 'tool_use') {
+    return [
+      {
+        type: 'tool_call',
+        id: str(blk.id, `${at}.id`),
+        name: str(blk.name, `${at}.name`),
+        arguments: objectToArgs(optObj(blk.input, `${at}.input`) ?? {}),
+      },
+    ];
+  }
+  if (type === 'thinking' || type === 'redacted_thinking') return [];
+  return unsupported(`${at}.type`, `assistant content block type '${type}'`);
+}
+
+function toolDef(raw: unknown, at: string): ToolDef {
+  const t = obj(raw, at);
+  if (t.type !== undefined && t.type !== null && t.type !== 'custom') unsupported(`${at}.type`, `server tool '${String(t.type)}'`);
+  const def: ToolDef = { name: str(t.name, `${at}.name`), parameters: obj(t.input_schema, `${at}.input_schema`) };
+  const description = optStr(t.description, `${at}.description`);
+  if (description !== undefined) def.description = description;
+  return def;
+}
+
+function outputFormat(f: Obj, at: string): ResponseFormat {
+  oneOf(f.type, `${at}.type`, ['json_schema'] as const);
+  return { type: 'json_schema', schema: obj(f.schema, `${at}.schema`) };
+}
+
+// ---- canonical → upstream body ----
+
+/** Tool-use ids on this wire must match ^[a-zA-Z0-9_-]+$; other wires' ids are mapped the same
+ * way in calls and results, so pairs still match. */
+export const toolId = (id: string): string => id.replace(/[^a-zA-Z0-9_-]/g, '_') || 'toolu_0';
+
+export function buildUpstreamRequest(
+  req: CanonicalRequest,
+  upstreamModel: string,
+  opts: UpstreamOptions = {},
+): UpstreamRequest {
+  const messages: Array<{ role: string; content: Obj[] }> = [];
+  for (const m of req.messages) {
+    const content = m.content.flatMap(renderPart);
+    if (content.length === 0) continue;
+    pushMerged(messages, { role: m.role === 'assistant' ? 'assistant' : 'user', content });
+  }
+  const body: Obj = {
+    model: upstreamModel,
+    max_tokens: req.maxTokens ?? opts.defaultMaxTokens ?? DEFAULT_MAX_TOKENS,
+    messages: messages.map((m) =>
+      m.content.length === 1 && m.content[0].type === 'text' ? { role: m.role, content: m.content[0].text } : m,
+    ),
+  };
+  let system = req.system;
+  if (req.responseFormat?.type === 'json') system = system ? `${system}\n\n${JSON_OUTPUT_HINT}` : JSON_OUTPUT_HINT;
+  if (system !== undefined) body.system = system;
+  // Recent models take temperature or top_p, not both; temperature is the more common intent.
+  if (req.temperature !== undefined) body.temperature = Math.min(req.temperature, 1);
+  else if (req.topP !== undefined) body.top_p = req.topP;
+  if (req.stop && req.stop.length > 0) body.stop_sequences = req.stop;
+  if (req.tools && req.tools.length > 0) {
+    body.tools = req.tools.map((t) => ({
+      name: t.name,
+      ...(t.description !== undefined ? { description: t.description } : {}),
+      input_schema: t.parameters,
+    }));
+    const tc = req.toolChoice;
+    const choice: Obj | undefined =
+      tc === undefined
+        ? req.parallelToolCalls === false
+          ? { type: 'auto' }
+          : undefined
+        : tc === 'required'
+          ? { type: 'any' }
+          : typeof tc === 'string'
+            ? { type: tc }
+            : { type: 'tool', name: tc.name };
+    if (choice) {
+      if (req.parallelToolCalls === false && choice.type !== 'none') choice.disable_parallel_tool_use = true;
+      body.tool_choice = choice;
+    }
+  }
+  if (req.responseFormat?.type === 'json_schema') {
+    body.output_config = { format: { type: 'json_schema', schema: req.responseFormat.schema } };
+  }
+  if (req.stream) body.stream = true;
+  return { path: MESSAGES_PATH, body, stream: req.stream };
+}
+
+function renderPart(p: ContentPart): Obj[] {
+  switch (p.type) {
+    case 'text':
+      return p.text === '' ? [] : [{ type: 'text', text: p.text }];
+    case 'image':
+      return [
+        {
+          type: 'image',
+          source:
+            p.data !== undefined
+              ? { type: 'base64', media_type: p.mediaType, data: p.data }
+              : { type: 'url', url: p.url ?? '' },
+        },
+      ];
+    case 'tool_call':
+      return [{ type: 'tool_use', id: toolId(p.id), name: p.name, input: argsToObject(p.arguments) }];
+    case 'tool_result':
+      return [
+        {
+          type: 'tool_result',
+          tool_use_id: toolId(p.toolCallId),
+          content: p.content,
+          ...(p.isError ? { is_error: true } : {}),
+        },
+      ];
+  }
+}
