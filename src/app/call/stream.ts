@@ -1,0 +1,115 @@
+// Streaming delivery (CONVENTIONS 2): upstream SSE is parsed into records; when the client speaks
+// the provider's wire the records are forwarded as they come (pass-through), otherwise they are
+// decoded into canonical events and re-encoded in the client's shape. Either way the stream's
+// last frame is held back until settle() has made the debit durable (D8), usage is taken from the
+// provider's own usage frames, and counted from the text when a provider omits it (D6).
+import type { CanonicalRequest, StreamEvent, Usage } from '../../core/canonical/types.ts';
+import { SseParser, encodeSse } from '../../wire/sse.ts';
+import type { SseRecord, WireFormat } from '../../wire/types.ts';
+import type { UpstreamResponse } from '../../infra/upstream.ts';
+
+export interface StreamSink {
+  /** Send the status line and headers; called once, before the first write. */
+  open(headers: Record<string, string>): void;
+  /** Returns false when the socket's buffer is full: wait for drained() before writing more. */
+  write(text: string): boolean;
+  drained(): Promise<void>;
+  end(): void;
+  readonly closed: boolean;
+}
+
+export interface Counted {
+  /** All output text and tool-call arguments seen, for usage estimates and the quality check. */
+  outputText: string;
+  /** The upstream ended its stream normally (a finish was seen). */
+  complete: boolean;
+}
+
+export interface PumpOptions {
+  upstream: UpstreamResponse;
+  providerWire: WireFormat;
+  clientWire: WireFormat;
+  call: CanonicalRequest;
+  sink: StreamSink;
+  signal: AbortSignal;
+  /** Usage as far as the provider reported it; the caller estimates what is missing. */
+  settle(usage: Partial<Usage>, counted: Counted): Promise<void>;
+}
+
+export async function pumpStream(o: PumpOptions): Promise<void> {
+  const passThrough = o.providerWire.shape === o.clientWire.shape;
+  const parser = new SseParser();
+  const decoder = o.providerWire.createStreamDecoder();
+  const encoder = passThrough ? null : o.clientWire.createStreamEncoder(o.call);
+  let held = '';
+  let holding = false;
+  let usage: Partial<Usage> = {};
+  let outputText = '';
+  let complete = false;
+
+  const send = async (text: string) => {
+    if (!text || o.sink.closed) return;
+    if (!o.sink.write(text)) await o.sink.drained();
+  };
+
+  const onEvents = async (events: StreamEvent[]) => {
+    for (const ev of events) {
+      if (ev.type === 'text_delta') outputText += ev.text;
+      else if (ev.type === 'tool_call_delta') outputText += ev.argumentsDelta;
+      else if (ev.type === 'start' && ev.inputTokens !== undefined) usage.inputTokens = ev.inputTokens;
+      else if (ev.type === 'finish') {
+        complete = true;
+        if (ev.usage) usage = { ...usage, ...ev.usage };
+      }
+      if (!encoder) continue;
+      if (ev.type === 'finish') holding = true;
+      const text = encoder.encode(ev);
+      if (holding) held += text;
+      else await send(text);
+    }
+  };
+
+  const onRecords = async (records: SseRecord[]) => {
+    for (const rec of records) {
+      const events = decoder.push(rec);
+      if (passThrough) {
+        const patch = o.providerWire.usageFromRecord(rec);
+        if (patch) usage = { ...usage, ...patch };
+        // Everything from the terminal record on waits for settlement.
+        if (o.providerWire.isTerminal(rec)) holding = true;
+        const text = encodeSse(rec);
+        if (holding) held += text;
+        else await send(text);
+      }
+      await onEvents(events);
+    }
+  };
+
+  let failure: string | null = null;
+  try {
+    for await (const chunk of o.upstream.body) {
+      await onRecords(parser.push(chunk as Buffer));
+      if (o.sink.closed) break;
+    }
+    await onEvents(decoder.end());
+  } catch (e) {
+    failure = o.signal.aborted || o.sink.closed ? null : `The upstream stream broke: ${(e as Error).message}`;
+  }
+  if (o.sink.closed || o.signal.aborted) {
+    // The client left: the tokens were still produced upstream, so the call is billed for them.
+    o.upstream.body.destroy();
+    complete = false;
+  }
+
+  if (!complete && failure === null && !o.sink.closed) failure = 'The upstream stream ended early';
+  await o.settle(usage, { outputText, complete });
+
+  if (o.sink.closed) return;
+  if (failure !== null) {
+    const errText = (encoder ?? o.clientWire.createStreamEncoder(o.call)).encode({ type: 'error', message: failure });
+    await send(errText);
+  } else {
+    await send(held);
+  }
+  o.sink.end();
+}

@@ -1,0 +1,145 @@
+// The proxy surface (Tier 1, D6): everything under /v1 answers in the client's own vendor shape,
+// errors included, so each official SDK raises its own typed errors. Shared here: key extraction
+// per shape, the per-tenant rate limit per surface (spec §8), the streaming sink over the raw
+// socket, and the error handler that renders the vendor's error body.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Services } from '../../app/services.ts';
+import type { ClientShape } from '../../core/canonical/types.ts';
+import { appError, AppError } from '../../core/errors.ts';
+import { WIRES } from '../../wire/index.ts';
+import { runCall, type CallRequest, type Surface } from '../../app/call/pipeline.ts';
+import type { StreamSink } from '../../app/call/stream.ts';
+import type { KeyPrincipal } from '../../app/keys.ts';
+import { toAppError } from '../errors.ts';
+import { rateLimitHeaders } from '../plugins/rate-limit.ts';
+import type { App } from '../api/common.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The vendor shape a route speaks: its errors are rendered in that shape. */
+    shape?: ClientShape;
+  }
+}
+
+export function renderProxyError(reply: FastifyReply, shape: ClientShape, e: AppError) {
+  if (e.headers) reply.headers(e.headers);
+  return reply.status(e.status).send(WIRES[shape].renderError(e.status, e.code, e.message, e.field));
+}
+
+/** The shape to answer in for a /v1 URL no route matched. */
+export function shapeForUrl(url: string): ClientShape {
+  if (url.startsWith('/v1/messages')) return 'anthropic';
+  if (url.startsWith('/v1/generate')) return 'gemini';
+  return 'openai';
+}
+
+function headerValue(req: FastifyRequest, name: string): string | null {
+  const v = req.headers[name];
+  const s = Array.isArray(v) ? v[0] : v;
+  return s && s.trim() ? s.trim() : null;
+}
+
+/** Spec §5: x-api-key or Bearer on every shape; x-goog-api-key too on the generate shape. */
+export function presentedKey(req: FastifyRequest, shape: ClientShape): string | null {
+  const auth = headerValue(req, 'authorization');
+  if (auth && /^bearer\s+/i.test(auth)) return auth.replace(/^bearer\s+/i, '').trim();
+  return headerValue(req, 'x-api-key') ?? (shape === 'gemini' ? headerValue(req, 'x-goog-api-key') : null);
+}
+
+export async function authenticateKey(s: Services, req: FastifyRequest, shape: ClientShape): Promise<KeyPrincipal> {
+  const key = presentedKey(req, shape);
+  if (!key) throw appError('invalid_api_key', 'No API key was provided');
+  const p = await s.keyCache.authenticate(key);
+  if (!p) throw appError('invalid_api_key');
+  return p;
+}
+
+export const SURFACE_LIMIT_KEY: Record<Surface, 'RATE_LIMIT_CHAT_PER_MIN' | 'RATE_LIMIT_MESSAGES_PER_MIN' | 'RATE_LIMIT_GENERATE_PER_MIN'> = {
+  chat: 'RATE_LIMIT_CHAT_PER_MIN',
+  messages: 'RATE_LIMIT_MESSAGES_PER_MIN',
+  generate: 'RATE_LIMIT_GENERATE_PER_MIN',
+};
+
+export async function rateLimit(s: Services, reply: FastifyReply, surface: Surface, tenantId: string): Promise<void> {
+  const limit = s.config[SURFACE_LIMIT_KEY[surface]];
+  const d = await s.limiter.take(`proxy:${surface}:${tenantId}`, limit, 60_000);
+  const headers = rateLimitHeaders(d, 60);
+  reply.headers(headers);
+  if (!d.allowed) throw appError('rate_limited', `Rate limit of ${limit} requests per minute exceeded`, { headers });
+}
+
+function socketSink(reply: FastifyReply): StreamSink {
+  const raw = reply.raw;
+  let closed = false;
+  raw.on('close', () => {
+    closed = true;
+  });
+  return {
+    open(headers) {
+      reply.hijack();
+      raw.writeHead(200, {
+        ...(reply.getHeaders() as Record<string, string>),
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+        ...headers,
+      });
+      raw.flushHeaders();
+    },
+    write: (text) => raw.write(text),
+    drained: () => new Promise((res) => raw.once('drain', res)),
+    end: () => raw.end(),
+    get closed() {
+      return closed || raw.destroyed;
+    },
+  };
+}
+
+export interface ProxyCall {
+  shape: ClientShape;
+  surface: Surface;
+  vendorLocked: boolean;
+  parseCtx?: CallRequest['parseCtx'];
+}
+
+/** Authenticate, rate-limit and run one call; answers JSON or streams over the raw socket. */
+export async function handleCall(s: Services, req: FastifyRequest, reply: FastifyReply, c: ProxyCall) {
+  const principal = await authenticateKey(s, req, c.shape);
+  await rateLimit(s, reply, c.surface, principal.tenantId);
+  const abort = new AbortController();
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) abort.abort();
+  });
+  const conv = headerValue(req, 'x-service-conversation-id');
+  try {
+    const out = await runCall(s, s.calls, {
+      ...c,
+      body: req.body,
+      principal,
+      conversationId: conv ? conv.slice(0, 200) : undefined,
+      signal: abort.signal,
+    }, () => socketSink(reply));
+    if (out.kind === 'json') return reply.status(out.status).headers(out.headers).send(out.body);
+    return reply;
+  } catch (e) {
+    if (!reply.sent && !reply.raw.headersSent) throw e;
+    // Headers are gone: the only way left to tell the client is an error event in its stream.
+    const err = toAppError(e, s.log);
+    if (!reply.raw.destroyed) {
+      reply.raw.end(WIRES[c.shape].createStreamEncoder({ shape: c.shape, model: '', messages: [], stream: true }).encode({ type: 'error', message: err.message }));
+    }
+    return reply;
+  }
+}
+
+/** Register the proxy routes with the vendor-shaped error handler. */
+export function proxyScope(routes: Array<(app: App, s: Services) => void>) {
+  return (app: App, s: Services) => {
+    app.setErrorHandler((err, req, reply) => {
+      const shape = req.routeOptions.config.shape ?? shapeForUrl(req.url);
+      return renderProxyError(reply, shape, toAppError(err, s.log));
+    });
+    for (const r of routes) r(app, s);
+  };
+}

@@ -1,0 +1,70 @@
+// The upstream HTTP client: one undici connection pool per provider origin, kept alive across
+// calls (a TLS + TCP handshake per call would dwarf the gateway's own cost). Timeouts come from
+// config; the caller's AbortSignal (client disconnect) cancels the upstream request.
+import { Agent, errors as undiciErrors, type Dispatcher } from 'undici';
+
+export interface UpstreamResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Dispatcher.ResponseData['body'];
+}
+
+export type UpstreamFailure = 'timeout' | 'connection' | 'aborted';
+
+export class UpstreamError extends Error {
+  constructor(
+    readonly kind: UpstreamFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class UpstreamClient {
+  private agent: Agent;
+
+  constructor(opts: { connectTimeoutMs: number; timeoutMs: number; connections?: number }) {
+    this.agent = new Agent({
+      connect: { timeout: opts.connectTimeoutMs },
+      headersTimeout: opts.timeoutMs,
+      bodyTimeout: opts.timeoutMs,
+      keepAliveTimeout: 30_000,
+      connections: opts.connections ?? 256,
+      pipelining: 1,
+    });
+  }
+
+  async post(url: string, headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<UpstreamResponse> {
+    try {
+      const res = await this.agent.request({
+        origin: new URL(url).origin,
+        path: url.slice(new URL(url).origin.length),
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+        signal,
+      });
+      return { status: res.statusCode, headers: res.headers, body: res.body };
+    } catch (e) {
+      throw classify(e);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+export function classify(e: unknown): UpstreamError {
+  if (e instanceof UpstreamError) return e;
+  const err = e as { name?: string; code?: string; message?: string };
+  if (err?.name === 'AbortError' || err?.code === 'UND_ERR_ABORTED') return new UpstreamError('aborted', 'request aborted');
+  if (
+    e instanceof undiciErrors.HeadersTimeoutError ||
+    e instanceof undiciErrors.BodyTimeoutError ||
+    e instanceof undiciErrors.ConnectTimeoutError
+  ) {
+    return new UpstreamError('timeout', err.message ?? 'upstream timeout');
+  }
+  return new UpstreamError('connection', err?.message ?? 'upstream connection failed');
+}
