@@ -283,7 +283,7 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
       if (fault.firstByteDelayMs) await sleep(fault.firstByteDelayMs);
       if (!alive()) return;
       if (fault.breakStreamAfter !== undefined) {
-        res.write(text.slice(0, Math.floor(text.length / 2)));
+        await new Promise<void>((resolve) => res.write(text.slice(0, Math.floor(text.length / 2)), () => resolve()));
         res.destroy();
         return;
       }
@@ -321,7 +321,8 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
       }
       if (i > 0 && fault.chunkDelayMs) await sleep(fault.chunkDelayMs);
       if (!alive()) return;
-      res.write(frames[i]);
+      // Wait for the frame to reach the socket: destroying it discards unflushed writes.
+      await new Promise<void>((resolve) => res.write(frames[i], () => resolve()));
     }
     res.end();
   }
