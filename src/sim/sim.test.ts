@@ -312,7 +312,7 @@ describe('sim speaks the messages wire (anthropic SDK)', () => {
     await assert.rejects(call('pay'), (e: unknown) => e instanceof Anthropic.APIError && e.status === 402 && e.type === 'billing_error');
     await assert.rejects(call('rate'), Anthropic.RateLimitError);
     await assert.rejects(call('over'), (e: unknown) => e instanceof Anthropic.InternalServerError && e.type === 'overloaded_error');
-    await assert.rejects(call('big'), (e: unknown) => e instanceof Anthropic.APIError && e.status === 413 && e.type === 'request_too_large');
+    await assert.rejects(call('big'), (e: unknown) => e instanceof Anthropic.APIError && e.status === 413 && String(e.type) === 'request_too_large');
   });
 
   it('requires the version header and a key, like the vendor', async () => {
