@@ -25,7 +25,8 @@ export class SseParser {
   /** Feed a chunk (bytes or text); returns the records it completed. */
   push(chunk: string | Uint8Array): SseRecord[] {
     let text = typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
-    if (!this.started && text.length > 0) {
+    if (text.length === 0) return [];
+    if (!this.started) {
       this.started = true;
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }

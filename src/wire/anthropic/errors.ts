@@ -11,6 +11,8 @@ export function errorType(status: number): string {
       return 'permission_error';
     case 404:
       return 'not_found_error';
+    case 409:
+      return 'conflict_error';
     case 413:
       return 'request_too_large';
     case 429:
