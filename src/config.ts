@@ -36,6 +36,10 @@ const schema = z.object({
   /** Request body limit for the proxy and /api, bytes. */
   BODY_LIMIT_BYTES: posInt.default(4 * 1024 * 1024),
   QA_JUDGE_ENABLED: bool.default(false),
+  /** Per-tenant proxy rate limits, requests per minute (spec §8 defaults). */
+  RATE_LIMIT_MESSAGES_PER_MIN: posInt.default(60),
+  RATE_LIMIT_CHAT_PER_MIN: posInt.default(120),
+  RATE_LIMIT_GENERATE_PER_MIN: posInt.default(60),
 });
 
 /** <PROVIDER>_API_KEY and <PROVIDER>_BASE_URL for each of the five providers (D11). */

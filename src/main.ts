@@ -5,6 +5,8 @@
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { startRuntime } from './app/runtime.ts';
 import { ensureDemo } from './app/demo.ts';
+import { startSim } from './sim/index.ts';
+import { PROVIDER_KEYS } from './core/providers.ts';
 
 async function main(cmd: string): Promise<void> {
   let cfg: Config;
@@ -24,11 +26,21 @@ async function main(cmd: string): Promise<void> {
       console.log('migrations applied');
       return;
     }
+    case 'sim': {
+      const sim = await startSim({ port: cfg.SIM_PORT || 9090, host: cfg.HOST });
+      console.log(`Simulated upstream (speaks the OpenAI, Anthropic and Gemini wires) at ${sim.url}`);
+      console.log(`  point a provider at it, e.g. OPENAI_BASE_URL=${sim.url}/openai OPENAI_API_KEY=simulated`);
+      return;
+    }
     case 'serve':
     case 'start': {
-      const rt = await startRuntime(cfg, { http: true, worker: cmd === 'start' });
+      // `start` brings its own simulated upstream unless a real provider is configured (D11).
+      const anyProvider = PROVIDER_KEYS.some((p) => cfg.providers[p].apiKey || cfg.providers[p].baseUrl);
+      const sim = cmd === 'start' && !anyProvider ? await startSim({ port: cfg.SIM_PORT, host: '127.0.0.1' }) : null;
+      const rt = await startRuntime(cfg, { http: true, worker: cmd === 'start', simUrl: sim?.url ?? null });
       const shutdown = async () => {
         await rt.close();
+        await sim?.close();
         process.exit(0);
       };
       process.once('SIGINT', shutdown);
@@ -40,6 +52,7 @@ async function main(cmd: string): Promise<void> {
             '',
             `Switchboard is running at ${rt.url}`,
             `  database:  ${cfg.DATABASE_URL ? 'DATABASE_URL' : `embedded PostgreSQL (${cfg.DATA_DIR}/pg)`}`,
+            `  upstream:  ${sim ? `SIMULATED upstream at ${sim.url} (no real model is called)` : 'configured providers'}`,
             '',
             'Demo login',
             `  email:     ${demo.email}`,
@@ -47,7 +60,8 @@ async function main(cmd: string): Promise<void> {
             `  dev key:   ${demo.key ?? '(created on another machine; not stored here)'}`,
             '',
             'Try it:',
-            `  curl ${rt.url}/health`,
+            `  curl ${rt.url}/v1/chat/completions -H "Authorization: Bearer ${demo.key ?? '<your key>'}" \\`,
+            `       -H 'content-type: application/json' -d '{"model":"gpt-4o-mini","messages":[{"role":"user","content":"Hello!"}]}'`,
             '',
           ].join('\n'),
         );

@@ -9,6 +9,8 @@ import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { startRuntime, type Runtime } from '../src/app/runtime.ts';
 import { ManualClock } from '../src/infra/clock.ts';
+import { startSim, type SimHandle } from '../src/sim/index.ts';
+import { appendLedgerEntry } from '../src/app/ledger.ts';
 
 export interface TestDatabase {
   url: string;
@@ -38,16 +40,21 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 
 export interface TestServer extends Runtime {
   clock: ManualClock;
+  /** The simulated upstream every provider points at (fault injection, stats). */
+  sim: SimHandle;
   dataDir: string;
   database: TestDatabase;
   /** fetch against the server with JSON in and out. */
   api<T = any>(method: string, path: string, opts?: { body?: unknown; token?: string; headers?: Record<string, string> }): Promise<{ status: number; body: T; headers: Headers }>;
 }
 
-export async function startTestServer(opts: { env?: Record<string, string>; database?: TestDatabase; worker?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: { env?: Record<string, string>; database?: TestDatabase; worker?: boolean; sim?: SimHandle } = {},
+): Promise<TestServer> {
   const database = opts.database ?? (await createTestDatabase());
   const dataDir = mkdtempSync(join(tmpdir(), 'sb-test-data-'));
   const clock = new ManualClock();
+  const sim = opts.sim ?? (await startSim({ port: 0, host: '127.0.0.1' }));
   const cfg = loadConfig({
     DATABASE_URL: database.url,
     PORT: '0',
@@ -61,10 +68,11 @@ export async function startTestServer(opts: { env?: Record<string, string>; data
     REDIS_URL: '',
     ...opts.env,
   });
-  const rt = await startRuntime(cfg, { clock, worker: opts.worker ?? true });
+  const rt = await startRuntime(cfg, { clock, worker: opts.worker ?? true, simUrl: sim.url });
   return {
     ...rt,
     clock,
+    sim,
     dataDir,
     database,
     async api(method, path, o = {}) {
@@ -87,6 +95,7 @@ export async function startTestServer(opts: { env?: Record<string, string>; data
     },
     async close() {
       await rt.close();
+      if (!opts.sim) await sim.close();
       if (!opts.database) await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
@@ -102,7 +111,9 @@ export async function signupTenant(srv: TestServer, label = 't') {
   const r = await srv.api('POST', '/api/auth/signup', { body: { email, password, name: `User ${label}`, tenantName: `Tenant ${label}` } });
   if (r.status !== 201) throw new Error(`signup failed: ${r.status} ${JSON.stringify(r.body)}`);
   const me = await srv.api('GET', '/api/projects', { token: r.body.data.tokens.accessToken });
+  const m = await srv.services.db.selectFrom('memberships').select('tenant_id').where('user_id', '=', r.body.data.user.id).executeTakeFirstOrThrow();
   return {
+    tenantId: m.tenant_id,
     email,
     password,
     userId: r.body.data.user.id as string,
@@ -110,4 +121,20 @@ export async function signupTenant(srv: TestServer, label = 't') {
     refreshToken: r.body.data.tokens.refreshToken as string,
     defaultProjectId: me.body.data.items[0].id as string,
   };
+}
+
+/** Credit a tenant's wallet the way an operator adjustment does: a sealed ADJUSTMENT entry. */
+export async function credit(srv: TestServer, tenantId: string, micros: bigint): Promise<void> {
+  await srv.services.db.transaction().execute((tx) =>
+    appendLedgerEntry(tx, srv.services.secrets.ledger, { tenantId, projectId: null, eventType: 'ADJUSTMENT', amountMicros: micros, memo: 'test credit', at: srv.clock.now() }),
+  );
+}
+
+/** A tenant with money and a service key, ready for proxy calls. */
+export async function tenantWithKey(srv: TestServer, opts: { micros?: bigint; environment?: 'dev' | 'staging' | 'production' } = {}) {
+  const t = await signupTenant(srv, 'proxy');
+  await credit(srv, t.tenantId, opts.micros ?? 10_000_000n);
+  const k = await srv.api('POST', '/api/keys', { token: t.accessToken, body: { name: 'test', environment: opts.environment ?? 'dev' } });
+  if (k.status !== 201) throw new Error(`key creation failed: ${k.status}`);
+  return { ...t, key: k.body.data.key as string, keyId: k.body.data.record.id as string };
 }

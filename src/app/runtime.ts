@@ -16,6 +16,8 @@ import { loadSecrets } from './secrets.ts';
 import type { Logger, Services } from './services.ts';
 import PgBoss from 'pg-boss';
 import { buildServer } from '../http/server.ts';
+import { buildCallDeps } from './call/deps.ts';
+import { proxyRoutes } from '../http/proxy/index.ts';
 import { createQueues, startWorker } from '../jobs/index.ts';
 import type { App } from '../http/api/common.ts';
 
@@ -25,6 +27,8 @@ export interface RuntimeOptions {
   http?: boolean;
   /** Run the background job handlers in this process (worker). */
   worker?: boolean;
+  /** Base URL of a simulated upstream: used for every provider when none is configured. */
+  simUrl?: string | null;
 }
 
 export interface Runtime {
@@ -98,13 +102,15 @@ export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Prom
       log,
       publicUrl,
       boss,
+      calls: buildCallDeps(cfg, opts.simUrl ?? null),
     };
+    closers.push(() => services.calls.upstream.close());
     if (opts.worker) await startWorker(boss, services);
 
     let app: App | null = null;
     let url = publicUrl;
     if (opts.http !== false) {
-      app = await buildServer(services);
+      app = await buildServer(services, [proxyRoutes]);
       closers.push(() => app!.close());
       const address = await app.listen({ port: cfg.PORT, host: cfg.HOST });
       url = address.replace('0.0.0.0', '127.0.0.1');

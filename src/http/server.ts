@@ -6,6 +6,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Services } from '../app/services.ts';
 import { appError } from '../core/errors.ts';
 import { apiErrorHandler, sendApiError } from './errors.ts';
+import { renderProxyError, shapeForUrl } from './proxy/scope.ts';
 import type { App, RouteModule } from './api/common.ts';
 
 import signup from './api/auth/signup.route.ts';
@@ -63,7 +64,11 @@ export async function buildServer(s: Services, scopes: Scope[] = []): Promise<Ap
   for (const scope of scopes) await app.register(async (child: App) => scope(child, s));
 
   app.get('/health', async () => ({ status: 'ok' }));
-  app.setNotFoundHandler((req, reply) => sendApiError(reply, appError('not_found', `No route ${req.method} ${req.url.split('?')[0]}`)));
+  app.setNotFoundHandler((req, reply) => {
+    const e = appError('not_found', `No route ${req.method} ${req.url.split('?')[0]}`);
+    // Under /v1 even a wrong path answers in a vendor's shape, so SDKs raise their NotFound error.
+    return req.url.startsWith('/v1/') ? renderProxyError(reply, shapeForUrl(req.url), e) : sendApiError(reply, e);
+  });
   app.setErrorHandler(apiErrorHandler(s.log));
   return app;
 }

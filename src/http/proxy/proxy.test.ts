@@ -1,0 +1,159 @@
+// The drop-in proxy driven by the official SDKs (issue 3): each SDK pointed at Switchboard with
+// only its base URL and key changed — completions, streams, the D6 headers and typed errors.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import OpenAI from 'openai';
+import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
+import { startTestServer, tenantWithKey, type TestServer } from '../../../test/harness.ts';
+
+let srv: TestServer;
+let t: Awaited<ReturnType<typeof tenantWithKey>>;
+before(async () => {
+  srv = await startTestServer({ env: { RATE_LIMIT_CHAT_PER_MIN: '1000', RATE_LIMIT_MESSAGES_PER_MIN: '1000', RATE_LIMIT_GENERATE_PER_MIN: '1000' } });
+  t = await tenantWithKey(srv);
+});
+after(() => srv.close());
+
+const openai = (base = '/v1', key = t.key) => new OpenAI({ baseURL: srv.url + base, apiKey: key, maxRetries: 0 });
+const anthropic = (base = '', key = t.key) => new Anthropic({ baseURL: srv.url + base, apiKey: key, maxRetries: 0 });
+const gemini = (base = '/v1/generate', key = t.key) => new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: srv.url + base } });
+
+describe('chat-completions shape', () => {
+  for (const [name, base] of [['generic /v1', '/v1'], ['vendor-prefixed /v1/chat-proxy/v1', '/v1/chat-proxy/v1']] as const) {
+    test(`${name}: a completion echoes the client's model and carries usage and the D6 headers`, async () => {
+      const { data, response } = await openai(base)
+        .chat.completions.create({ model: 'my-model-hint', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Name three colours.' }] })
+        .withResponse();
+      assert.equal(data.object, 'chat.completion');
+      assert.equal(data.model, 'my-model-hint');
+      assert.ok(data.choices[0].message.content!.length > 0);
+      assert.equal(data.choices[0].finish_reason, 'stop');
+      assert.ok(data.usage!.prompt_tokens > 0 && data.usage!.completion_tokens > 0);
+      assert.match(response.headers.get('x-service-call-id')!, /^[0-9a-f-]{36}$/);
+      assert.match(response.headers.get('x-service-model-class')!, /^(economy|standard|premium|frontier)$/);
+    });
+
+    test(`${name}: a stream yields text deltas then a usage chunk`, async () => {
+      const stream = await openai(base).chat.completions.create({
+        model: 'gpt-4o-mini',
+        messages: [{ role: 'user', content: 'Write two sentences about rivers.' }],
+        stream: true,
+        stream_options: { include_usage: true },
+      });
+      let text = '';
+      let usage: OpenAI.CompletionUsage | undefined;
+      let finish: string | null = null;
+      for await (const chunk of stream) {
+        text += chunk.choices[0]?.delta?.content ?? '';
+        finish = chunk.choices[0]?.finish_reason ?? finish;
+        if (chunk.usage) usage = chunk.usage;
+      }
+      assert.ok(text.length > 10);
+      assert.equal(finish, 'stop');
+      assert.ok(usage && usage.completion_tokens > 0);
+    });
+  }
+
+  test('tool calls come back as tool_calls, streamed as argument deltas', async () => {
+    const tools: OpenAI.ChatCompletionTool[] = [
+      { type: 'function', function: { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } },
+    ];
+    const r = await openai().chat.completions.create({ model: 'x', messages: [{ role: 'user', content: 'Use get_weather for Paris.' }], tools });
+    const call = r.choices[0].message.tool_calls?.[0];
+    assert.ok(call && call.type === 'function');
+    assert.equal(call.function.name, 'get_weather');
+    assert.equal(typeof JSON.parse(call.function.arguments).city, 'string');
+    assert.equal(r.choices[0].finish_reason, 'tool_calls');
+
+    const stream = await openai().chat.completions.create({ model: 'x', messages: [{ role: 'user', content: 'Use get_weather for Oslo.' }], tools, stream: true });
+    let args = '';
+    let name = '';
+    for await (const chunk of stream) {
+      const tc = chunk.choices[0]?.delta?.tool_calls?.[0];
+      if (tc?.function?.name) name = tc.function.name;
+      args += tc?.function?.arguments ?? '';
+    }
+    assert.equal(name, 'get_weather');
+    assert.doesNotThrow(() => JSON.parse(args));
+  });
+});
+
+describe('messages shape', () => {
+  for (const [name, base] of [['generic /v1/messages', ''], ['vendor-prefixed /v1/messages-proxy', '/v1/messages-proxy']] as const) {
+    test(`${name}: a message and a stream`, async () => {
+      const msg = await anthropic(base).messages.create({ model: 'claude-hint', max_tokens: 200, system: 'Be brief.', messages: [{ role: 'user', content: 'Say hello.' }] });
+      assert.equal(msg.type, 'message');
+      assert.equal(msg.model, 'claude-hint');
+      assert.equal(msg.content[0].type, 'text');
+      assert.ok(msg.usage.input_tokens > 0 && msg.usage.output_tokens > 0);
+      assert.equal(msg.stop_reason, 'end_turn');
+
+      const stream = anthropic(base).messages.stream({ model: 'claude-hint', max_tokens: 200, messages: [{ role: 'user', content: 'Describe a cat in two sentences.' }] });
+      let text = '';
+      stream.on('text', (d) => (text += d));
+      const final = await stream.finalMessage();
+      assert.ok(text.length > 10);
+      assert.equal(final.stop_reason, 'end_turn');
+      assert.ok(final.usage.output_tokens > 0);
+    });
+  }
+});
+
+describe('generate-content shape', () => {
+  for (const [name, base] of [['generic /v1/generate', '/v1/generate'], ['vendor-prefixed /v1/generate-proxy', '/v1/generate-proxy']] as const) {
+    test(`${name}: generateContent and generateContentStream`, async () => {
+      const ai = gemini(base);
+      const r = await ai.models.generateContent({ model: 'gemini-hint', contents: 'Name a planet.' });
+      assert.ok(r.text && r.text.length > 0);
+      assert.ok((r.usageMetadata?.candidatesTokenCount ?? 0) > 0);
+      let text = '';
+      let usage = 0;
+      for await (const chunk of await ai.models.generateContentStream({ model: 'gemini-hint', contents: 'Write a sentence about the sea.' })) {
+        text += chunk.text ?? '';
+        usage = chunk.usageMetadata?.candidatesTokenCount ?? usage;
+      }
+      assert.ok(text.length > 5);
+      assert.ok(usage > 0);
+    });
+  }
+});
+
+describe('errors in each vendor shape', () => {
+  test('a bad key raises each SDK’s authentication error', async () => {
+    await assert.rejects(openai('/v1', 'svc_dev_wrong').chat.completions.create({ model: 'x', messages: [{ role: 'user', content: 'hi' }] }), OpenAI.AuthenticationError);
+    await assert.rejects(anthropic('', 'svc_dev_wrong').messages.create({ model: 'x', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }), Anthropic.AuthenticationError);
+    await assert.rejects(gemini('/v1/generate', 'svc_dev_wrong').models.generateContent({ model: 'x', contents: 'hi' }), (e: { status?: number }) => e.status === 401);
+  });
+
+  test('a malformed body raises BadRequestError and never a 500', async () => {
+    await assert.rejects(openai().chat.completions.create({ model: 'x', messages: 'nope' as never }), OpenAI.BadRequestError);
+    await assert.rejects(anthropic().messages.create({ model: 'x', messages: [{ role: 'user', content: 'hi' }] } as never), Anthropic.BadRequestError);
+    const raw = await fetch(`${srv.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' }, body: '{"model":' });
+    assert.equal(raw.status, 400);
+    assert.equal((await raw.json()).error.type, 'invalid_request_error');
+    const unknown = await fetch(`${srv.url}/v1/nowhere`, { headers: { authorization: `Bearer ${t.key}` } });
+    assert.equal(unknown.status, 404);
+    assert.ok((await unknown.json()).error.message);
+  });
+
+  test('an upstream that keeps failing gives 502 after failover; one failing endpoint is failed over', async () => {
+    const [id] = srv.sim.faults.add({ status: 500 });
+    await assert.rejects(openai().chat.completions.create({ model: 'x', messages: [{ role: 'user', content: 'hi there' }] }), (e: InstanceType<typeof OpenAI.APIError>) => e.status === 502);
+    srv.sim.faults.remove(id);
+    srv.sim.faults.add({ status: 503, times: 1 });
+    const ok = await openai().chat.completions.create({ model: 'x', messages: [{ role: 'user', content: 'hi again' }] });
+    assert.ok(ok.choices[0].message.content);
+    srv.sim.faults.clear();
+  });
+
+  test('GET /v1/models lists the routable catalogue for the key', async () => {
+    const list = await openai().models.list();
+    const ids = list.data.map((m) => m.id);
+    assert.ok(ids.length >= 10);
+    const chatOnly = await openai('/v1/chat-proxy/v1').models.list();
+    assert.ok(chatOnly.data.length > 0 && chatOnly.data.length < ids.length);
+    const h = await fetch(`${srv.url}/v1/generate-proxy/health`);
+    assert.deepEqual(await h.json(), { status: 'ok', upstream: 'configured', simulated: true });
+  });
+});
