@@ -224,7 +224,8 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
       return sendJson(res, 400, w.renderError(400, 'invalid_json', 'Request body is not valid JSON.'));
     }
     const parsed = w.parseRequest(body, ctx);
-    const model = parsed.ok ? parsed.value.model : typeof (body as { model?: unknown })?.model === 'string' ? (body as { model: string }).model : (ctx.model ?? '');
+    const named = (body as { model?: unknown } | null)?.model;
+    const model = parsed.ok ? parsed.value.model : typeof named === 'string' ? named : (ctx.model ?? '');
     stats.record({
       provider: r.provider,
       wire,

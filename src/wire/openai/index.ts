@@ -1,4 +1,4 @@
-// The Chat Completions wire (clients of /v1/chat/completions; providers openai, mistral, deepseek).
+// The Chat Completions wire (clients of /v1/chat/completions; every provider whose brand speaks it).
 import type { WireFormat } from '../types.ts';
 import { errorBody } from './errors.ts';
 import { buildUpstreamRequest, parseRequest } from './request.ts';

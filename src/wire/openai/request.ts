@@ -1,5 +1,5 @@
 // Chat Completions requests, both directions: validate a client body into the canonical request,
-// and build the body sent to a provider speaking this wire (OpenAI itself, Mistral, DeepSeek).
+// and build the body sent to any provider speaking this wire (its originator and its adopters).
 // System and developer messages become the canonical system text; consecutive `tool` messages
 // become one canonical tool turn, so wires that batch tool results round-trip cleanly.
 import type {
