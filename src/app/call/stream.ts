@@ -38,6 +38,7 @@ export interface PumpOptions {
 
 export async function pumpStream(o: PumpOptions): Promise<void> {
   const passThrough = o.providerWire.shape === o.clientWire.shape;
+  const dropUsageChunk = passThrough && o.clientWire.shape === 'openai' && !o.call.includeUsage;
   const parser = new SseParser();
   const decoder = o.providerWire.createStreamDecoder();
   const encoder = passThrough ? null : o.clientWire.createStreamEncoder(o.call);
@@ -77,7 +78,8 @@ export async function pumpStream(o: PumpOptions): Promise<void> {
         if (patch) usage = { ...usage, ...patch };
         // Everything from the terminal record on waits for settlement.
         if (o.providerWire.isTerminal(rec)) holding = true;
-        const text = encodeSse(rec);
+        // We always ask the chat wire for usage (D6); a client that did not ask gets no usage-only chunk.
+        const text = dropUsageChunk && rec.data.includes('"choices":[]') ? '' : encodeSse(rec);
         if (holding) held += text;
         else await send(text);
       }

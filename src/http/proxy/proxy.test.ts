@@ -55,6 +55,16 @@ describe('chat-completions shape', () => {
     });
   }
 
+  test('a stream without include_usage carries no usage-only chunk, on both routes', async () => {
+    for (const base of ['/v1', '/v1/chat-proxy/v1']) {
+      const stream = await openai(base).chat.completions.create({ model: 'x', messages: [{ role: 'user', content: 'Count to three.' }], stream: true });
+      const chunks = [];
+      for await (const c of stream) chunks.push(c);
+      assert.ok(chunks.length > 1);
+      assert.equal(chunks.some((c) => c.choices.length === 0 || c.usage), false, base);
+    }
+  });
+
   test('tool calls come back as tool_calls, streamed as argument deltas', async () => {
     const tools: OpenAI.ChatCompletionTool[] = [
       { type: 'function', function: { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } },
