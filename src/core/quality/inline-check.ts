@@ -10,8 +10,10 @@
 //   hallucinationRisk   URLs, citations and precise figures that the prompt did not supply,
 //                       overconfident appeals to unnamed authority, calls to undeclared tools.
 // Each finding deducts the amounts in FINDINGS (or adds RISK) and adds a reason code; dimensions
-// are clamped to 0..1 and rounded to 4 decimals. Only bounded windows of prompt and answer are read, except JSON.parse of
-// a requested JSON answer (native and linear). The async full QA score is a separate, later step.
+// are clamped to 0..1 and rounded to 4 decimals. Pattern heuristics read bounded windows; the only
+// whole-text work is linear: JSON.parse of a requested JSON answer, counting words or sentences
+// against a length limit, and includes() lookups of at most 20 candidate URLs / citations in the
+// prompt. The asynchronous full QA score is a separate, later step.
 import type { CanonicalRequest, CanonicalResponse, ToolCallPart } from '../canonical/types.ts';
 import { readInstructions, type LengthLimit } from './instructions.ts';
 import { validateJsonSchema } from './json-schema.ts';
