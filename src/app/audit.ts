@@ -3,7 +3,7 @@
 // same way. Appends for one user are serialised by a transaction-scoped advisory lock.
 import { sql } from 'kysely';
 import type { Db, Executor } from '../store/db.ts';
-import { GENESIS_HASH, seal, verifyChain } from '../core/ledger/seal.ts';
+import { GENESIS_HASH, seal, verifyPayloadChain } from '../core/ledger/seal.ts';
 import { decodeCursor, toPage, type PageQuery } from './pagination.ts';
 
 export type AuditEvent =
@@ -136,7 +136,7 @@ export async function verifyAudit(db: Db, secret: Buffer, userId: string) {
     .where('user_id', '=', userId)
     .orderBy('seq', 'asc')
     .execute()) as AuditRow[];
-  return verifyChain(
+  return verifyPayloadChain(
     rows.map((r) => ({
       id: r.id,
       prevHash: r.prev_hash,

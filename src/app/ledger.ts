@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Tx } from '../store/db.ts';
-import { seal, CUSTOMER_LABELS, type LedgerPayload } from '../core/ledger/seal.ts';
+import { sealLedgerEntry } from '../core/ledger/seal.ts';
+import { CUSTOMER_LABELS, type LedgerPayload } from '../core/ledger/payload.ts';
 import { appError } from '../core/errors.ts';
 
 export type LedgerEventType = 'WALLET_TOPUP' | 'AI_USAGE' | 'REFUND' | 'ADJUSTMENT';
@@ -88,7 +89,7 @@ export async function appendLedgerEntry(tx: Tx, secret: Buffer, e: LedgerAppend)
     benchmarkPricingVersion: e.benchmarkPricingVersion ?? null,
     createdAt,
   });
-  const sealHash = seal(secret, w.last_seal_hash, payload);
+  const sealHash = sealLedgerEntry(secret, w.last_seal_hash, payload);
   await sql`
     with head as (update wallets set last_seal_hash = ${sealHash} where tenant_id = ${e.tenantId})
     insert into ledger_entries (id, tenant_id, project_id, seq, event_type, customer_label, amount_micros,

@@ -1,89 +1,111 @@
-// Ledger sealing (spec §2 Ledger entry, D8): seal = HMAC-SHA256(secret, prevHash || RFC 8785
-// canonical JSON of the payload), lowercase hex; the first row's prevHash is 64 zeros. Verifying
-// recomputes the HMAC — not a plain SHA-256, the known fault of the reference implementation.
+// Ledger sealing and verification (spec §2 rules 1–2, D8): one HMAC chain per tenant,
+// seal = lowercase hex HMAC-SHA256(secret, prevHash || canonicalJSON(payload)), first prevHash =
+// 64 zeros. Verification recomputes the HMAC with the server secret: a plain SHA-256 over the
+// same bytes (the fault in the spec's reference implementation) would let anyone who can write
+// rows forge a consistent chain, because SHA-256 needs no secret.
+// node:crypto is computation, not I/O, so it belongs in the core.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import canonicalize from 'canonicalize';
+import { canonicalJson } from './canonical-json.ts';
+import { ledgerPayloadOf, type LedgerPayload, type SealedLedgerRow } from './payload.ts';
 
 export const GENESIS_HASH = '0'.repeat(64);
 
-export const CUSTOMER_LABELS = {
-  WALLET_TOPUP: 'Top-up',
-  AI_USAGE: 'AI usage',
-  REFUND: 'Refund',
-  ADJUSTMENT: 'Adjustment',
-} as const;
+const SEAL_HEX = /^[0-9a-f]{64}$/;
+export const isSealHash = (v: unknown): v is string => typeof v === 'string' && SEAL_HEX.test(v);
 
-/** Every sealed column of a ledger entry. Amounts are bigint; they are sealed as decimal strings. */
-export interface LedgerPayload {
-  id: string;
-  tenantId: string;
-  projectId: string | null;
-  eventType: keyof typeof CUSTOMER_LABELS;
-  amountMicros: bigint;
-  balanceAfterMicros: bigint;
-  modelId: string | null;
-  providerKey: string | null;
-  benchmarkProvider: string | null;
-  benchmarkMethodologyVersion: string | null;
-  actualCostUsdMicros: bigint | null;
-  baselineCostUsdMicros: bigint | null;
-  benchmarkPricingVersion: string | null;
-  createdAt: string;
+/**
+ * HMAC-SHA256(secret, prevHash || canonicalJson(payload)) as lowercase hex. Throws on an empty
+ * secret or a prevHash that is not 64 lowercase hex characters: both are bugs, and sealing with
+ * them would produce a row nobody could verify.
+ */
+export function seal(secret: string | Buffer, prevHash: string, payload: unknown): string {
+  if (secret.length === 0) throw new RangeError('seal secret must not be empty');
+  if (!isSealHash(prevHash)) throw new RangeError('prevHash must be 64 lowercase hex characters');
+  return createHmac('sha256', secret).update(prevHash, 'utf8').update(canonicalJson(payload), 'utf8').digest('hex');
 }
 
-/** RFC 8785 has no bigint: amounts become decimal strings first, so no precision is ever lost. */
-function jsonSafe(v: unknown): unknown {
-  if (typeof v === 'bigint') return v.toString();
-  if (Array.isArray(v)) return v.map(jsonSafe);
-  if (v && typeof v === 'object' && !(v instanceof Date)) {
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, jsonSafe(x)]));
-  }
-  return v;
+/** Seals a ledger entry: only its sealed columns count (ledgerPayloadOf). */
+export function sealLedgerEntry(secret: string | Buffer, prevHash: string, payload: LedgerPayload): string {
+  return seal(secret, prevHash, ledgerPayloadOf(payload));
 }
 
-export function canonicalJson(value: unknown): string {
-  const out = (canonicalize as unknown as (v: unknown) => string | undefined)(jsonSafe(value));
-  if (out === undefined) throw new Error('value cannot be canonicalised');
-  return out;
-}
-
-export function seal(secret: string | Buffer, prevHash: string, payload: object): string {
-  return createHmac('sha256', secret).update(prevHash).update(canonicalJson(payload)).digest('hex');
-}
-
+/**
+ * Constant-time equality of two hex strings (case-insensitive). False, not an exception, for
+ * malformed input or different lengths; lengths of hashes are public, so returning early on them
+ * leaks nothing.
+ */
 export function timingSafeEqualHex(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
-  return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
+  if (typeof a !== 'string' || typeof b !== 'string') return false;
+  if (a.length !== b.length || a.length % 2 !== 0) return false;
+  if (!/^[0-9a-fA-F]*$/.test(a) || !/^[0-9a-fA-F]*$/.test(b)) return false;
+  return timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
 }
 
-export interface ChainRow {
-  id: string;
-  prevHash: string;
-  sealHash: string;
-  payload: object;
-}
-
-export interface ChainVerdict {
+export interface ChainVerification {
   verified: boolean;
+  /** Id of the first row whose link or seal does not check out; null when verified. */
   firstBroken: string | null;
+  /** Rows examined, including the first broken one (verification stops there). */
   checked: number;
 }
 
 /**
- * Walk rows in chain order: each row must link to the previous row's seal and its own seal must
- * be the HMAC of (prevHash || canonical payload). The first row that fails either test is named.
+ * Walks one tenant's rows in chain order: each row's prevHash must equal the previous row's
+ * sealHash (GENESIS_HASH for the first, or `startPrevHash` when verifying from a later row), and
+ * its sealHash must equal the HMAC recomputed from its sealed columns. An empty chain verifies.
  */
-export function verifyChain(rows: Iterable<ChainRow>, secret: string | Buffer, startPrevHash = GENESIS_HASH): ChainVerdict {
-  let prev = startPrevHash;
+export function verifyChain(
+  rows: readonly SealedLedgerRow[],
+  secret: string | Buffer,
+  startPrevHash: string = GENESIS_HASH,
+): ChainVerification {
+  let expectedPrev = startPrevHash;
   let checked = 0;
-  for (const r of rows) {
-    checked += 1;
-    const expected = seal(secret, prev, r.payload);
-    if (r.prevHash !== prev || !timingSafeEqualHex(expected, r.sealHash)) {
-      return { verified: false, firstBroken: r.id, checked };
+  for (const row of rows) {
+    checked++;
+    const broken = { verified: false, firstBroken: row.id, checked };
+    if (row.prevHash !== expectedPrev) return broken;
+    let recomputed: string;
+    try {
+      recomputed = sealLedgerEntry(secret, row.prevHash, row);
+    } catch {
+      // A row that cannot even be canonicalised (or a malformed prevHash) cannot be authentic.
+      return broken;
     }
-    prev = r.sealHash;
+    if (!timingSafeEqualHex(recomputed, row.sealHash)) return broken;
+    expectedPrev = row.sealHash;
+  }
+  return { verified: true, firstBroken: null, checked };
+}
+
+/** A row of any HMAC chain sealed with seal() over an arbitrary payload (e.g. the security audit log). */
+export interface PayloadChainRow {
+  id: string;
+  prevHash: string;
+  sealHash: string;
+  payload: unknown;
+}
+
+/** verifyChain for chains whose payload is not a ledger entry: same linkage and HMAC rules. */
+export function verifyPayloadChain(
+  rows: Iterable<PayloadChainRow>,
+  secret: string | Buffer,
+  startPrevHash: string = GENESIS_HASH,
+): ChainVerification {
+  let expectedPrev = startPrevHash;
+  let checked = 0;
+  for (const row of rows) {
+    checked++;
+    const broken = { verified: false, firstBroken: row.id, checked };
+    if (row.prevHash !== expectedPrev) return broken;
+    let recomputed: string;
+    try {
+      recomputed = seal(secret, row.prevHash, row.payload);
+    } catch {
+      return broken;
+    }
+    if (!timingSafeEqualHex(recomputed, row.sealHash)) return broken;
+    expectedPrev = row.sealHash;
   }
   return { verified: true, firstBroken: null, checked };
 }

@@ -2,6 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   costMicros,
+  reservationMicros,
   worstCaseCostMicros,
   savings,
   formatMicrosAsUsd,
@@ -84,6 +85,27 @@ describe('worstCaseCostMicros', () => {
 
   test('rejects a negative allowance', () => {
     assert.throws(() => worstCaseCostMicros(model('gpt-4o'), 1, -5), RangeError);
+  });
+});
+
+describe('reservationMicros', () => {
+  const req = (maxTokens?: number) => ({
+    shape: 'openai' as const,
+    model: 'auto',
+    stream: false,
+    maxTokens,
+    messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'x'.repeat(4000) }] }],
+  });
+
+  test('estimated input plus the asked max_tokens', () => {
+    const m = model('gpt-4.1');
+    // 1000 text tokens + 4 message overhead = 1004 input tokens.
+    assert.equal(reservationMicros(m, req(500)), costMicros(m, { inputTokens: 1004, outputTokens: 500 }));
+  });
+
+  test("the model's output limit when the client set none", () => {
+    const m = model('claude-3-5-haiku');
+    assert.equal(reservationMicros(m, req()), costMicros(m, { inputTokens: 1004, outputTokens: m.maxOutputTokens }));
   });
 });
 

@@ -6,7 +6,8 @@
 // / 1,000,000) micros, rounded once on the sum, not per component. Rounding up means the wallet
 // never under-charges by a fraction of a micro, and rounding once keeps actual and baseline costs
 // comparable (both carry at most one sub-micro of upward error).
-import type { Usage } from '../canonical/types.ts';
+import type { CanonicalRequest, Usage } from '../canonical/types.ts';
+import { estimateInputTokens } from './estimate.ts';
 import type { ProviderKey } from '../providers.ts';
 import type { ModelClass } from '../model-class.ts';
 import { PRICE_BOOK, findModel, referenceModel, type PriceBook, type PricedModel } from './price-book.ts';
@@ -50,6 +51,14 @@ export function worstCaseCostMicros(
   const cap = model.maxOutputTokens;
   const output = cap !== undefined && cap < maxOutputTokens ? cap : maxOutputTokens;
   return costMicros(model, { inputTokens, outputTokens: output });
+}
+
+/**
+ * The reservation for a request on a model (D8): estimated input plus the client's max_tokens,
+ * or the model's own output limit when the client set none.
+ */
+export function reservationMicros(model: PricedModel, req: CanonicalRequest): bigint {
+  return worstCaseCostMicros(model, estimateInputTokens(req), req.maxTokens ?? model.maxOutputTokens);
 }
 
 /** n / d rounded to the nearest integer, halves away from zero; d > 0. */

@@ -20,7 +20,6 @@ import {
   suppressionRuleId,
   type EscalationRule,
   type Layer3Rule,
-  type SuppressionRule,
 } from '../routing/rules.ts';
 import type { TaskFamily } from '../routing/vocabulary.ts';
 
@@ -42,8 +41,9 @@ export const ENDPOINT_SUPPRESS_MIN_SAMPLES = 20;
 export const CLASS_SUPPRESS_MIN_SAMPLES = 30;
 /** Share of attempts below the floor at or above which an endpoint or class is suppressed. */
 export const SUPPRESS_FAILURE_RATE = 0.3;
+/** Calls (not attempts) a family needs in the window before its escalation rate counts. */
 export const ESCALATE_MIN_SAMPLES = 50;
-/** Share of attempts escalated at or above which a family starts one rung higher. */
+/** Share of calls escalated at or above which a family starts one rung higher. */
 export const ESCALATE_RATE = 0.25;
 export const SUPPRESSION_TTL_MS = 24 * 60 * 60 * 1000;
 export const ESCALATION_TTL_MS = 24 * 60 * 60 * 1000;
@@ -133,9 +133,11 @@ export function deriveRules(stats: readonly ScoreStats[], now: number, previousR
     }
   }
 
-  // Escalations.
+  // Escalations, per call: every escalation adds one attempt, so calls = attempts − escalations.
+  // (Dividing by attempts would cap a family where every call escalates once at 50 %.)
   for (const [family, t] of byFamily) {
-    if (t.attempts >= ESCALATE_MIN_SAMPLES && t.escalations / t.attempts >= ESCALATE_RATE) {
+    const calls = t.attempts - t.escalations;
+    if (calls >= ESCALATE_MIN_SAMPLES && t.escalations / calls >= ESCALATE_RATE) {
       const rule: EscalationRule = {
         id: escalationRuleId(family),
         version: LAYER3_RULES_VERSION,
@@ -144,7 +146,7 @@ export function deriveRules(stats: readonly ScoreStats[], now: number, previousR
         taskFamily: family,
         createdAtMs: now,
         expiresAtMs: now + ESCALATION_TTL_MS,
-        reason: `${t.escalations}/${t.attempts} (${pct(t.escalations, t.attempts)}) attempts escalated for ${family}`,
+        reason: `${t.escalations}/${calls} (${pct(t.escalations, calls)}) calls escalated for ${family}`,
       };
       mint(rule);
     }

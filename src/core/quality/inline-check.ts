@@ -9,9 +9,11 @@
 //                       missing or wrong, JSON asked for and not given;
 //   hallucinationRisk   URLs, citations and precise figures that the prompt did not supply,
 //                       overconfident appeals to unnamed authority, calls to undeclared tools.
-// Each finding deducts a named amount and adds a reason code; dimensions are clamped to 0..1 and
-// rounded to 4 decimals. Only bounded windows of prompt and answer are read, except JSON.parse of
-// a requested JSON answer (native and linear). The async full QA score is a separate, later step.
+// Each finding deducts the amounts in FINDINGS (or adds RISK) and adds a reason code; dimensions
+// are clamped to 0..1 and rounded to 4 decimals. Pattern heuristics read bounded windows; the only
+// whole-text work is linear: JSON.parse of a requested JSON answer, counting words or sentences
+// against a length limit, and includes() lookups of at most 20 candidate URLs / citations in the
+// prompt. The asynchronous full QA score is a separate, later step.
 import type { CanonicalRequest, CanonicalResponse, ToolCallPart } from '../canonical/types.ts';
 import { readInstructions, type LengthLimit } from './instructions.ts';
 import { validateJsonSchema } from './json-schema.ts';
@@ -27,35 +29,40 @@ const FULL_REFUSAL_MAX = 600;
 const MID_SENTENCE_MIN = 200;
 const MAX_CANDIDATES = 20;
 
-// Deductions (dimension points on the 0..1 scale).
-export const PENALTY = {
-  emptyOutput: 1,
-  truncatedAccuracy: 0.3,
-  truncatedStructure: 0.4,
-  midSentence: 0.15,
-  unclosedFence: 0.2,
-  filtered: 0.7,
-  fullRefusalAccuracy: 0.7,
-  fullRefusalFidelity: 0.5,
-  partialRefusal: 0.2,
-  echo: 0.5,
-  jsonUnparseable: 1,
-  jsonUnparseableFidelity: 0.3,
-  jsonFenced: 0.1,
-  schemaViolation: 0.5,
-  schemaViolationFidelity: 0.2,
-  languageMismatch: 0.5,
-  lengthExceeded: 0.4,
-  toolCallMissing: 0.6,
-  toolCallMissingStructure: 0.3,
-  toolCallWrongName: 0.4,
-  toolCallUnexpected: 0.4,
-  toolArgsUnparseable: 0.4,
-  toolArgsSchema: 0.3,
-} as const;
+/**
+ * What each finding deducts from accuracy / structure / instruction fidelity (0..1 points), and
+ * whether it escalates on its own at the default floor 0.6 (checked by a test). The split is a
+ * product judgement: a finding escalates alone when the client cannot use the answer as it is
+ * (nothing, a refusal, broken JSON or tool calls, the wrong language); softer slips (verbosity,
+ * a missing full stop, a fenced JSON block, a truncation at the client's own max_tokens, which a
+ * bigger model would hit too) only lower the score and escalate under a stricter floor or in
+ * combination.
+ */
+export const FINDINGS = {
+  truncated: { accuracy: 0.3, structure: 0.4, fidelity: 0, escalatesAlone: false },
+  ends_mid_sentence: { accuracy: 0, structure: 0.15, fidelity: 0, escalatesAlone: false },
+  unclosed_code_fence: { accuracy: 0, structure: 0.2, fidelity: 0, escalatesAlone: false },
+  content_filtered: { accuracy: 1, structure: 0, fidelity: 0.3, escalatesAlone: true },
+  upstream_error: { accuracy: 1, structure: 0, fidelity: 0.3, escalatesAlone: true },
+  refusal: { accuracy: 1, structure: 0, fidelity: 0.6, escalatesAlone: true },
+  partial_refusal: { accuracy: 0.2, structure: 0, fidelity: 0, escalatesAlone: false },
+  echoed_prompt: { accuracy: 1, structure: 0, fidelity: 0.5, escalatesAlone: true },
+  json_unparseable: { accuracy: 0.4, structure: 1, fidelity: 0.6, escalatesAlone: true },
+  json_fenced: { accuracy: 0, structure: 0.1, fidelity: 0, escalatesAlone: false },
+  schema_violation: { accuracy: 0.3, structure: 1, fidelity: 0.5, escalatesAlone: true },
+  language_mismatch: { accuracy: 0.5, structure: 0, fidelity: 1, escalatesAlone: true },
+  length_exceeded: { accuracy: 0, structure: 0, fidelity: 0.4, escalatesAlone: false },
+  tool_call_missing: { accuracy: 0.4, structure: 0.5, fidelity: 1, escalatesAlone: true },
+  tool_call_wrong_name: { accuracy: 0.4, structure: 0.3, fidelity: 1, escalatesAlone: true },
+  tool_call_unexpected: { accuracy: 0.4, structure: 0.3, fidelity: 1, escalatesAlone: true },
+  tool_args_unparseable: { accuracy: 0.4, structure: 1, fidelity: 0.4, escalatesAlone: true },
+  tool_args_schema_violation: { accuracy: 0.3, structure: 1, fidelity: 0.5, escalatesAlone: true },
+} as const satisfies Record<string, { accuracy: number; structure: number; fidelity: number; escalatesAlone: boolean }>;
+export type Finding = keyof typeof FINDINGS;
 
-// Additions to hallucination risk.
+/** Additions to hallucination risk. Risk above 0.5 escalates by itself (D5). */
 export const RISK = {
+  /** Calling a tool the request never declared is an invented action. */
   undeclaredTool: 0.6,
   unsourcedUrl: 0.1,
   unsourcedUrlCap: 0.3,
@@ -63,7 +70,7 @@ export const RISK = {
   unsourcedCitationCap: 0.3,
   unsourcedFigure: 0.1,
   unsourcedFigureCap: 0.3,
-  /** Figures beyond this many, unsupplied by a number-free prompt, count as suspect. */
+  /** Figures beyond this many, in answer to a prompt with no figures at all, count as suspect. */
   figuresAllowed: 2,
   overconfident: 0.1,
   overconfidentCap: 0.2,
@@ -194,6 +201,15 @@ export function inlineCheck(req: CanonicalRequest, res: CanonicalResponse): QaSc
   let fidelity = 1;
   let risk = 0;
   const reasons: string[] = [];
+  /** Deducts a finding once; `details` become "code: detail" reasons (several allowed). */
+  const found = (code: Finding, ...details: string[]) => {
+    const f = FINDINGS[code];
+    accuracy -= f.accuracy;
+    structure -= f.structure;
+    fidelity -= f.fidelity;
+    if (details.length === 0) reasons.push(code);
+    else for (const d of details) reasons.push(`${code}: ${d}`);
+  };
 
   const text = answerText(res);
   const toolCalls = res.content.filter((p): p is ToolCallPart => p.type === 'tool_call');
@@ -210,14 +226,9 @@ export function inlineCheck(req: CanonicalRequest, res: CanonicalResponse): QaSc
   }
 
   // Finish reason.
-  if (res.finishReason === 'length') {
-    accuracy -= PENALTY.truncatedAccuracy;
-    structure -= PENALTY.truncatedStructure;
-    reasons.push('truncated');
-  } else if (res.finishReason === 'content_filter' || res.finishReason === 'error') {
-    accuracy -= PENALTY.filtered;
-    reasons.push(res.finishReason === 'content_filter' ? 'content_filtered' : 'upstream_error');
-  }
+  if (res.finishReason === 'length') found('truncated');
+  else if (res.finishReason === 'content_filter') found('content_filtered');
+  else if (res.finishReason === 'error') found('upstream_error');
 
   const head = text.length > ANSWER_WINDOW ? text.slice(0, ANSWER_WINDOW) : text;
   const instructions = readInstructions(req);
@@ -228,14 +239,7 @@ export function inlineCheck(req: CanonicalRequest, res: CanonicalResponse): QaSc
   if (hasText) {
     const opening = head.slice(0, REFUSAL_WINDOW).toLowerCase().replace(/\u2019/g, "'");
     if (REFUSALS.some((r) => opening.includes(r))) {
-      if (text.length < FULL_REFUSAL_MAX) {
-        accuracy -= PENALTY.fullRefusalAccuracy;
-        fidelity -= PENALTY.fullRefusalFidelity;
-        reasons.push('refusal');
-      } else {
-        accuracy -= PENALTY.partialRefusal;
-        reasons.push('partial_refusal');
-      }
+      found(text.length < FULL_REFUSAL_MAX ? 'refusal' : 'partial_refusal');
     }
   }
 
@@ -246,23 +250,14 @@ export function inlineCheck(req: CanonicalRequest, res: CanonicalResponse): QaSc
     for (const p of req.messages[m].content) if (p.type === 'text') lastUserText += p.text;
     lastUserText = lastUserText.trim();
   }
-  if (hasText && lastUserText.length > 20 && text.trim() === lastUserText) {
-    accuracy -= PENALTY.echo;
-    reasons.push('echoed_prompt');
-  }
+  if (hasText && lastUserText.length > 20 && text.trim() === lastUserText) found('echoed_prompt');
 
   // Truncation the finish reason did not admit, and broken markdown.
-  if (res.finishReason === 'stop' && hasText && !jsonWanted && endsMidSentence(text)) {
-    structure -= PENALTY.midSentence;
-    reasons.push('ends_mid_sentence');
-  }
+  if (res.finishReason === 'stop' && hasText && !jsonWanted && endsMidSentence(text)) found('ends_mid_sentence');
   if (hasText && !jsonWanted) {
     let fences = 0;
     for (let at = text.indexOf('```'); at !== -1; at = text.indexOf('```', at + 3)) fences++;
-    if (fences % 2 === 1) {
-      structure -= PENALTY.unclosedFence;
-      reasons.push('unclosed_code_fence');
-    }
+    if (fences % 2 === 1) found('unclosed_code_fence');
   }
 
   // Requested JSON and schema. A tool call answers instead of text, so it is judged below.
@@ -275,22 +270,13 @@ export function inlineCheck(req: CanonicalRequest, res: CanonicalResponse): QaSc
       parsed = { ok: false };
     }
     if (!parsed.ok) {
-      structure -= PENALTY.jsonUnparseable;
-      fidelity -= PENALTY.jsonUnparseableFidelity;
-      reasons.push('json_unparseable');
+      found('json_unparseable');
     } else {
       // A fence is normal when JSON was asked for in words, a format slip under a response format.
-      if (fenced && format !== 'text') {
-        structure -= PENALTY.jsonFenced;
-        reasons.push('json_fenced');
-      }
+      if (fenced && format !== 'text') found('json_fenced');
       if (req.responseFormat?.type === 'json_schema') {
         const errors = validateJsonSchema(req.responseFormat.schema, parsed.value);
-        if (errors.length > 0) {
-          structure -= PENALTY.schemaViolation;
-          fidelity -= PENALTY.schemaViolationFidelity;
-          for (const e of errors.slice(0, 3)) reasons.push(`schema_violation: ${e.path} ${e.message}`);
-        }
+        if (errors.length > 0) found('schema_violation', ...errors.slice(0, 3).map((e) => `${e.path} ${e.message}`));
       }
     }
   }
@@ -299,18 +285,12 @@ export function inlineCheck(req: CanonicalRequest, res: CanonicalResponse): QaSc
   const choice = req.toolChoice;
   const declared = req.tools ?? [];
   if ((choice === 'required' || (typeof choice === 'object' && choice !== null)) && toolCalls.length === 0) {
-    fidelity -= PENALTY.toolCallMissing;
-    structure -= PENALTY.toolCallMissingStructure;
-    reasons.push('tool_call_missing');
+    found('tool_call_missing');
   }
   if (typeof choice === 'object' && choice !== null && toolCalls.length > 0 && !toolCalls.some((t) => t.name === choice.name)) {
-    fidelity -= PENALTY.toolCallWrongName;
-    reasons.push(`tool_call_wrong_name: ${toolCalls[0].name}`);
+    found('tool_call_wrong_name', toolCalls[0].name);
   }
-  if (choice === 'none' && toolCalls.length > 0) {
-    fidelity -= PENALTY.toolCallUnexpected;
-    reasons.push('tool_call_unexpected');
-  }
+  if (choice === 'none' && toolCalls.length > 0) found('tool_call_unexpected');
   let argsUnparseable = false;
   let argsSchema = false;
   let undeclared = false;
@@ -326,14 +306,8 @@ export function inlineCheck(req: CanonicalRequest, res: CanonicalResponse): QaSc
     }
     if (def && validateJsonSchema(def.parameters, args).length > 0) argsSchema = true;
   }
-  if (argsUnparseable) {
-    structure -= PENALTY.toolArgsUnparseable;
-    reasons.push('tool_args_unparseable');
-  }
-  if (argsSchema) {
-    structure -= PENALTY.toolArgsSchema;
-    reasons.push('tool_args_schema_violation');
-  }
+  if (argsUnparseable) found('tool_args_unparseable');
+  if (argsSchema) found('tool_args_schema_violation');
   if (undeclared) {
     risk += RISK.undeclaredTool;
     reasons.push('tool_not_declared');
@@ -342,16 +316,12 @@ export function inlineCheck(req: CanonicalRequest, res: CanonicalResponse): QaSc
   // Language and length instructions apply to prose answers only.
   if (hasText && !jsonWanted) {
     if (instructions.language) {
-      if (languageVerdict(head, instructions.language) === 'mismatch') {
-        fidelity -= PENALTY.languageMismatch;
-        reasons.push(`language_mismatch: ${instructions.language}`);
-      }
+      if (languageVerdict(head, instructions.language) === 'mismatch') found('language_mismatch', instructions.language);
     }
     for (const limit of instructions.limits) {
       const n = countUnits(text, limit.unit);
       if (n > allowance(limit)) {
-        fidelity -= PENALTY.lengthExceeded;
-        reasons.push(`length_exceeded: ${n} ${limit.unit}s for "${limit.phrase}"`);
+        found('length_exceeded', `${n} ${limit.unit}s for "${limit.phrase}"`);
         break;
       }
     }
@@ -360,8 +330,10 @@ export function inlineCheck(req: CanonicalRequest, res: CanonicalResponse): QaSc
   // Hallucination heuristics on the answer window.
   if (hasText) {
     const prompt = promptTexts(req);
+    const lower = head.toLowerCase();
     const hosts = new Set<string>();
-    for (const m of head.matchAll(URL_RE)) {
+    // Literal pre-checks keep the regexes off the common answer that has no link or citation.
+    for (const m of lower.includes('http') ? head.matchAll(URL_RE) : []) {
       if (hosts.size >= MAX_CANDIDATES) break;
       const url = m[0].replace(/[.,;:!?]+$/, '');
       const host = url.replace(/^https?:\/\//, '').split(/[/?#]/)[0].toLowerCase();
@@ -373,7 +345,8 @@ export function inlineCheck(req: CanonicalRequest, res: CanonicalResponse): QaSc
     }
 
     const citations = new Set<string>();
-    for (const m of head.matchAll(CITATION_RE)) {
+    const maybeCitation = lower.includes('et al') || lower.includes('10.') || lower.includes('arxiv');
+    for (const m of maybeCitation ? head.matchAll(CITATION_RE) : []) {
       if (citations.size >= MAX_CANDIDATES) break;
       if (!inPrompt(prompt, m[0])) citations.add(m[0]);
     }
@@ -397,7 +370,6 @@ export function inlineCheck(req: CanonicalRequest, res: CanonicalResponse): QaSc
     }
 
     if (hosts.size === 0 && citations.size === 0) {
-      const lower = head.toLowerCase();
       const claims = OVERCONFIDENT.filter((p) => lower.includes(p));
       if (claims.length > 0) {
         risk += Math.min(RISK.overconfidentCap, claims.length * RISK.overconfident);

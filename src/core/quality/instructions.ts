@@ -64,11 +64,13 @@ export function instructionTexts(req: CanonicalRequest): string[] {
 
 const LANG = LANGUAGES.join('|');
 const RESPOND_IN = new RegExp(
-  `\\b(?:respond|answer|reply|write|speak|output|return)(?: only| entirely| everything)? (?:in|using) (${LANG}|mandarin)\\b`,
+  `\\b(?:respond|answer|reply|write|speak|output|return)(?: it| this| that| back| the answer| your answer)?(?: only| entirely)? (?:in|using) (${LANG}|mandarin)\\b`,
 );
 const TRANSLATE_TO = new RegExp(`\\btranslat[a-z]*\\b[^.\\n]{0,80}?\\b(?:in|into|to) (${LANG}|mandarin)\\b`);
 const IN_LANG_ONLY = new RegExp(`\\b(?:in|into) (${LANG}|mandarin),? only\\b|\\bonly in (${LANG}|mandarin)\\b`);
 
+const ANY_LANGUAGE = new RegExp(`\\b(?:${LANG}|mandarin)\\b`);
+const UNIT_WORDS = /\b(?:word|sentence|paragraph|bullet|line)/;
 const NUMBER_WORDS: Record<string, number> = {
   one: 1, single: 1, 'a single': 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
 };
@@ -94,10 +96,15 @@ export function readInstructions(req: CanonicalRequest): Instructions {
   const limits: LengthLimit[] = [];
   let jsonInWords = false;
   for (const text of instructionTexts(req)) {
-    if (language === null) {
+    // Cheap literal pre-checks skip the regexes for the common prompt that sets no such rule.
+    if (language === null && ANY_LANGUAGE.test(text)) {
       const m = RESPOND_IN.exec(text) ?? TRANSLATE_TO.exec(text) ?? IN_LANG_ONLY.exec(text);
       const name = m ? (m[1] ?? m[2]) : undefined;
       if (name) language = name === 'mandarin' ? 'chinese' : (name as Language);
+    }
+    if (!UNIT_WORDS.test(text)) {
+      if (!jsonInWords && text.includes('json') && JSON_WORDS.test(text)) jsonInWords = true;
+      continue;
     }
     for (const m of text.matchAll(LIMIT)) {
       const n = /^\d/.test(m[2]) ? Number(m[2]) : NUMBER_WORDS[m[2]];
@@ -106,7 +113,7 @@ export function readInstructions(req: CanonicalRequest): Instructions {
     }
     const one = ONE_WORD.exec(text);
     if (one) limits.push({ unit: 'word', max: 1, phrase: one[0] });
-    if (!jsonInWords && JSON_WORDS.test(text)) jsonInWords = true;
+    if (!jsonInWords && text.includes('json') && JSON_WORDS.test(text)) jsonInWords = true;
   }
   return { language, limits, jsonInWords };
 }

@@ -146,6 +146,13 @@ describe('decideLayer1', () => {
     assert.equal(justBefore.modelClass, 'standard');
   });
 
+  test('a rule of another rule-set version does not apply', () => {
+    const foreign = { ...escalate('conversation'), version: 'l3r-v0' } as unknown as Layer3Rule;
+    const d = decideLayer1(req('Hi there!'), { qualityFloor: 0.6, rules: [foreign], now: NOW });
+    assert.equal(d.modelClass, 'economy');
+    assert.deepEqual(d.appliedRules, []);
+  });
+
   test('a suppressed class is skipped upward, chained if needed', () => {
     const r = req('Hi there!');
     const one = decideLayer1(r, { qualityFloor: 0.6, rules: [suppress('conversation', 'economy')], now: NOW });

@@ -51,7 +51,12 @@ export const escalationRuleId = (family: TaskFamily): string => `escalate:${fami
 export const suppressionRuleId = (family: TaskFamily, modelClass: ModelClass, endpoint: string | null): string =>
   `suppress:${family}:${modelClass}:${endpoint ?? '*'}`;
 
-export const isRuleActive = (rule: Layer3Rule, now: number): boolean => now < rule.expiresAtMs;
+/**
+ * In force at `now`. A rule of another rule-set version is never in force: this code does not
+ * know what it means, and guessing would route on a misread rule.
+ */
+export const isRuleActive = (rule: Layer3Rule, now: number): boolean =>
+  rule.version === LAYER3_RULES_VERSION && now < rule.expiresAtMs;
 
 /** Active escalation rule for a family, if any. */
 export function activeEscalation(rules: readonly Layer3Rule[], family: TaskFamily, now: number): EscalationRule | undefined {
