@@ -66,6 +66,8 @@ export async function startTestServer(
     // Each test opts in to Redis explicitly (limiter/bus contract suites), so files running in
     // parallel never share buckets or streams by accident.
     REDIS_URL: '',
+    // Servers of one test file that share Redis must pass the same prefix explicitly.
+    REDIS_KEY_PREFIX: `sbt:${randomBytes(6).toString('hex')}:`,
     ...opts.env,
   });
   const rt = await startRuntime(cfg, { clock, worker: opts.worker ?? true, simUrl: sim.url });

@@ -70,7 +70,7 @@ export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Prom
       const { Redis } = await import('ioredis');
       const redis = new Redis(cfg.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false });
       closers.push(() => redis.quit());
-      limiter = new RedisRateLimiter(redis);
+      limiter = new RedisRateLimiter(redis, `${cfg.REDIS_KEY_PREFIX}rl:`);
     } else {
       limiter = new MemoryRateLimiter(clock);
     }
