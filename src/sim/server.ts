@@ -49,6 +49,8 @@ export interface SimStats {
   /** The last model call received, whatever its outcome. */
   readonly last: SimCall | undefined;
   readonly lastByProvider: Readonly<Partial<Record<SimProvider, SimCall>>>;
+  /** Responses whose client (the gateway) went away before the answer was complete. */
+  readonly abandoned: number;
   reset(): void;
 }
 
@@ -82,8 +84,9 @@ const PROVIDER_WIRE: Record<SimProvider, SimWire> = {
   google: 'gemini',
 };
 
-function createStats(): SimStats & { record(call: SimCall): void } {
+function createStats(): SimStats & { record(call: SimCall): void; abandon(): void } {
   let total = 0;
+  let abandoned = 0;
   let byRoute: Record<string, number> = {};
   let byProvider: Record<string, number> = {};
   let byModel: Record<string, number> = {};
@@ -108,7 +111,14 @@ function createStats(): SimStats & { record(call: SimCall): void } {
     get lastByProvider() {
       return lastByProvider;
     },
+    get abandoned() {
+      return abandoned;
+    },
+    abandon() {
+      abandoned++;
+    },
     reset() {
+      abandoned = 0;
       total = 0;
       byRoute = {};
       byProvider = {};
@@ -126,6 +136,9 @@ function createStats(): SimStats & { record(call: SimCall): void } {
     },
   };
 }
+
+/** Responses the simulator itself broke on purpose (fault injection), as opposed to abandoned ones. */
+const broken = new WeakSet<ServerResponse>();
 
 let idSeq = 0;
 const idBase = Math.random().toString(36).slice(2, 8);
@@ -251,6 +264,9 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
 
   async function answer(res: ServerResponse, w: WireFormat, creq: CanonicalRequest, fault: ActiveFault | undefined): Promise<void> {
     const alive = (): boolean => !res.destroyed && !res.writableEnded;
+    res.on('close', () => {
+      if (!res.writableFinished && !broken.has(res)) stats.abandon();
+    });
     if (fault?.delayMs) await sleep(fault.delayMs);
     if (fault?.hang) return; // the response is left open on purpose
     if (!alive()) return;
@@ -285,6 +301,7 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
       if (!alive()) return;
       if (fault.breakStreamAfter !== undefined) {
         await new Promise<void>((resolve) => res.write(text.slice(0, Math.floor(text.length / 2)), () => resolve()));
+        broken.add(res);
         res.destroy();
         return;
       }
@@ -317,6 +334,7 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
     for (let i = 0; i < frames.length; i++) {
       if (!alive()) return;
       if (fault.breakStreamAfter !== undefined && i >= fault.breakStreamAfter) {
+        broken.add(res);
         res.destroy();
         return;
       }
@@ -423,7 +441,10 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
   const server = createServer({ keepAliveTimeout: 65_000, headersTimeout: 66_000, requestTimeout: 0 }, (req, res) => {
     handle(req, res).catch((err: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { error: { message: `simulated upstream failed: ${String(err)}` } });
-      else res.destroy();
+      else {
+        broken.add(res);
+        res.destroy();
+      }
     });
   });
   server.on('connection', (s: Socket) => {

@@ -1,0 +1,67 @@
+// Upstream behaviour (issue 3.3): a client that disconnects aborts the upstream request; upstream
+// timeouts are configurable and end in the vendor's 502; a stream the upstream breaks ends with
+// the vendor's in-stream error, never a hang.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import OpenAI from 'openai';
+import Anthropic from '@anthropic-ai/sdk';
+import { startTestServer, tenantWithKey, type TestServer } from '../../../test/harness.ts';
+
+let srv: TestServer;
+let t: Awaited<ReturnType<typeof tenantWithKey>>;
+before(async () => {
+  srv = await startTestServer({ env: { UPSTREAM_TIMEOUT_MS: '300', RATE_LIMIT_CHAT_PER_MIN: '1000', RATE_LIMIT_MESSAGES_PER_MIN: '1000' } });
+  t = await tenantWithKey(srv);
+});
+after(() => srv.close());
+
+const waitFor = async (cond: () => boolean, ms = 3000) => {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+test('a client that disconnects mid-stream aborts the upstream request', async () => {
+  srv.sim.faults.add({ chunkDelayMs: 100, stream: true, times: 1 });
+  const before = srv.sim.stats.abandoned;
+  const ac = new AbortController();
+  const res = await fetch(`${srv.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'x', stream: true, messages: [{ role: 'user', content: 'Write a long story about a lighthouse keeper and the sea.' }] }),
+    signal: ac.signal,
+  });
+  assert.equal(res.status, 200);
+  const reader = res.body!.getReader();
+  await reader.read();
+  ac.abort();
+  await waitFor(() => srv.sim.stats.abandoned > before);
+  srv.sim.faults.clear();
+});
+
+test('an upstream slower than UPSTREAM_TIMEOUT_MS fails over and ends in a 502 in the vendor shape', async () => {
+  srv.sim.faults.add({ delayMs: 1000 });
+  const started = Date.now();
+  const err = await new OpenAI({ baseURL: `${srv.url}/v1`, apiKey: t.key, maxRetries: 0 })
+    .chat.completions.create({ model: 'x', messages: [{ role: 'user', content: 'hi' }] })
+    .then(() => null, (e: unknown) => e);
+  srv.sim.faults.clear();
+  assert.ok(err instanceof OpenAI.InternalServerError || (err as { status?: number }).status === 502, String(err));
+  assert.equal((err as { status: number }).status, 502);
+  assert.match((err as Error).message, /timed out/);
+  // undici checks timeouts on a coarse timer (about 1 s): three endpoints, each bounded.
+  assert.ok(Date.now() - started < 6000, 'bounded by the timeout, not by the upstream');
+});
+
+test('a stream the upstream breaks ends with the vendor’s stream error', async () => {
+  srv.sim.faults.add({ breakStreamAfter: 2, stream: true });
+  const stream = new Anthropic({ baseURL: srv.url, apiKey: t.key, maxRetries: 0 }).messages.stream({
+    model: 'x',
+    max_tokens: 200,
+    messages: [{ role: 'user', content: 'Tell me about the moon in detail.' }],
+  });
+  await assert.rejects(stream.finalMessage(), (e: Error) => /upstream|stream/i.test(e.message));
+  srv.sim.faults.clear();
+});
