@@ -139,6 +139,8 @@ export async function runCall(s: Services, deps: CallDeps, req: CallRequest, sin
     headers: {
       'x-service-call-id': best.a.callId,
       'x-service-model-class': best.a.modelClass,
+      // D11: whatever the simulated upstream produced is labelled as simulated.
+      ...(best.a.provider.simulated ? { 'x-service-simulated': 'true' } : {}),
       ...(best.saved !== null ? { 'x-service-tokens-saved': best.saved.toString() } : {}),
     },
     body: client.renderResponse(best.res, call),
@@ -352,6 +354,7 @@ async function deliverStream(
   sink.open({
     'x-service-call-id': attempt.callId,
     'x-service-model-class': attempt.modelClass,
+    ...(attempt.provider.simulated ? { 'x-service-simulated': 'true' } : {}),
   });
   const inputEstimate = estimateInputTokens(call);
   await pumpStream({

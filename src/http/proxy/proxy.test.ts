@@ -32,6 +32,7 @@ describe('chat-completions shape', () => {
       assert.ok(data.usage!.prompt_tokens > 0 && data.usage!.completion_tokens > 0);
       assert.match(response.headers.get('x-service-call-id')!, /^[0-9a-f-]{36}$/);
       assert.match(response.headers.get('x-service-model-class')!, /^(economy|standard|premium|frontier)$/);
+      assert.equal(response.headers.get('x-service-simulated'), 'true', 'answers of the simulated upstream are labelled');
     });
 
     test(`${name}: a stream yields text deltas then a usage chunk`, async () => {
