@@ -7,6 +7,7 @@ import type { RateLimiter } from '../infra/limiter/limiter.ts';
 import type { Mailer } from '../infra/mailer.ts';
 import type { KeyCache } from './keys.ts';
 import type PgBoss from 'pg-boss';
+import type { PaymentProcessor } from '../infra/payments/processor.ts';
 
 export interface Secrets {
   /** HS256 key for access and refresh JWTs. */
@@ -34,4 +35,6 @@ export interface Services {
   publicUrl: string;
   /** The job queue (pg-boss): producers send here, the worker consumes. */
   boss: PgBoss;
+  /** Takes the money for top-ups: the sandbox by default, Stripe when configured (D11). */
+  payments: PaymentProcessor;
 }
