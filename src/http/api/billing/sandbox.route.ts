@@ -56,7 +56,7 @@ const route: RouteModule = (app, s) => {
 
     scope.post(
       `${SANDBOX_CHECKOUT_PATH}/:checkoutId/confirm`,
-      { schema: { params, body: z.strictObject({}).optional(), response: { 200: envelope(confirmResult) } } },
+      { schema: { params, body: z.strictObject({}).nullish(), response: { 200: envelope(confirmResult) } } },
       async (req, reply) => {
         const r = await confirmSandboxCheckout(s, req.params.checkoutId, { processor: 'sandbox', ...sandboxSavedMethod() });
         // A person pressing the page's button goes back to the page, which now says "Paid".
