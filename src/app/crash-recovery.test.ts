@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -18,7 +18,16 @@ let srv: TestServer;
 before(async () => {
   srv = await startTestServer({ worker: false });
 });
-after(() => srv.close());
+const dirs: string[] = [];
+const tempDir = (prefix: string) => {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(d);
+  return d;
+};
+after(async () => {
+  await srv.close();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 const s = () => srv.services;
 
 const exited = (c: ChildProcess) =>
@@ -40,7 +49,7 @@ describe('crash and recovery', () => {
       DATABASE_URL: srv.database.url,
       LEDGER_SECRET: cfg.LEDGER_SECRET!,
       JWT_SECRET: cfg.JWT_SECRET!,
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'sb-crash-')),
+      DATA_DIR: tempDir('sb-crash-'),
       LOG_LEVEL: 'silent',
       REDIS_URL: '',
       PGAPPNAME: 'sb-crash-child',
@@ -55,7 +64,7 @@ describe('crash and recovery', () => {
     const N = 60;
     const reservations = [];
     for (let i = 0; i < N; i++) reservations.push(await reserve(s(), { tenantId: t.tenantId, projectId: t.projectId, callId: callId(), amountMicros: 1_000n }));
-    const file = join(mkdtempSync(join(tmpdir(), 'sb-crash-in-')), 'reservations.json');
+    const file = join(tempDir('sb-crash-in-'), 'reservations.json');
     writeFileSync(file, JSON.stringify(reservations, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)));
 
     // 1. A process settling in four lanes, killed with no chance to clean up.

@@ -113,11 +113,12 @@ export async function listLedger(db: Db, tenantId: string, filters: LedgerFilter
       select * from ledger_entries where ${sql.join(conds, sql` and `)}
       order by seq desc limit ${page.limit + 1}),
     span as (select min(seq) as lo, max(seq) as hi from page),
+    seed as (
+      select f.balance_after_micros - f.amount_micros as before
+        from ledger_entries f, span where f.tenant_id = ${tenantId} and f.seq = span.lo),
     run as (
-      select l.seq,
-             ((select f.balance_after_micros - f.amount_micros from ledger_entries f where f.tenant_id = ${tenantId} and f.seq = span.lo)
-              + sum(l.amount_micros) over (order by l.seq))::bigint as running_balance_micros
-        from ledger_entries l, span
+      select l.seq, (seed.before + sum(l.amount_micros) over (order by l.seq))::bigint as running_balance_micros
+        from ledger_entries l, span, seed
        where l.tenant_id = ${tenantId} and l.seq between span.lo and span.hi)
     select page.*, run.running_balance_micros from page join run on run.seq = page.seq
     order by page.seq desc`.execute(db);

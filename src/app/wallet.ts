@@ -80,7 +80,11 @@ export interface SettlementInput extends CallRecordBase {
   usage: Usage;
   /** The project's override or the tenant's baseline at call time (resolveBenchmark); null → savings null. */
   benchmarkProvider: ProviderKey | null;
-  /** For the learning outbox (spec §2 LearningOutboxEvent): JSON-serialisable request and response. */
+  /**
+   * For the learning outbox (spec §2 LearningOutboxEvent): JSON-serialisable request and response.
+   * They are written inside the settlement transaction, while the tenant's wallet lock is held, so
+   * pass them bounded (the canonical request and response, not raw streams).
+   */
   request: unknown;
   response: unknown;
 }
