@@ -33,6 +33,10 @@ const schema = z.object({
   ALLOW_PRIVATE_WEBHOOK_TARGETS: bool.default(false),
   STRIPE_SECRET_KEY: z.string().startsWith('sk_').optional(),
   STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_').optional(),
+  /** Base URL of the Stripe API (default https://api.stripe.com); point it at stripe-mock or a test double. */
+  STRIPE_API_BASE: z.url().optional(),
+  /** A reservation whose call has not settled after this long is released by the sweeper (D8). */
+  RESERVATION_TIMEOUT_MS: posInt.default(10 * 60_000),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// URL').optional(),
   MAIL_FROM: z.string().default('Switchboard <no-reply@switchboard.local>'),
   /** Request body limit for the proxy and /api, bytes. */
@@ -74,6 +78,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success || !prov.success) {
     const lines = issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  // Stripe needs both halves: without the webhook secret no payment could ever be confirmed.
+  if (parsed.data.STRIPE_SECRET_KEY && !parsed.data.STRIPE_WEBHOOK_SECRET) {
+    throw new ConfigError('Invalid configuration:\n  STRIPE_WEBHOOK_SECRET: is required when STRIPE_SECRET_KEY is set');
   }
   const providers = {} as Record<ProviderKey, ProviderConfig>;
   for (const p of PROVIDER_KEYS) {

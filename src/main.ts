@@ -2,11 +2,13 @@
 //   start    serve + worker + simulated upstream in one process on the embedded defaults
 //   serve    the HTTP server          worker   background jobs
 //   sim      the simulated upstream   migrate  run migrations and exit
+//   sweep    release orphaned wallet reservations now (the worker also does it every minute)
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { startRuntime } from './app/runtime.ts';
 import { ensureDemo } from './app/demo.ts';
 import { startSim } from './sim/index.ts';
 import { PROVIDER_KEYS } from './core/providers.ts';
+import { sweepReservations } from './app/sweeper.ts';
 
 async function main(cmd: string): Promise<void> {
   let cfg: Config;
@@ -30,6 +32,17 @@ async function main(cmd: string): Promise<void> {
       const sim = await startSim({ port: cfg.SIM_PORT || 9090, host: cfg.HOST });
       console.log(`Simulated upstream (speaks the OpenAI, Anthropic and Gemini wires) at ${sim.url}`);
       console.log(`  point a provider at it, e.g. OPENAI_BASE_URL=${sim.url}/openai OPENAI_API_KEY=simulated`);
+      return;
+    }
+    case 'sweep': {
+      const rt = await startRuntime(cfg, { http: false });
+      const r = await sweepReservations(rt.services);
+      await rt.close();
+      console.log(
+        r.ran
+          ? `released ${r.swept} reservation(s) older than ${cfg.RESERVATION_TIMEOUT_MS} ms (${r.releasedMicros} micros, ${r.tenants} tenant(s))`
+          : 'another sweeper is running; nothing done',
+      );
       return;
     }
     case 'serve':
@@ -82,7 +95,7 @@ async function main(cmd: string): Promise<void> {
       return;
     }
     default:
-      console.error(`unknown command '${cmd}'. Commands: start | serve | worker | sim | migrate`);
+      console.error(`unknown command '${cmd}'. Commands: start | serve | worker | sim | migrate | sweep`);
       process.exit(64);
   }
 }

@@ -19,6 +19,12 @@ export interface LedgerAppend {
   amountMicros: bigint;
   /** Reservation released in the same statement (AI_USAGE settlement), default 0. */
   releaseReservedMicros?: bigint;
+  /**
+   * What the balance may not fall below after this entry: 'zero' (default; the CHECK constraint's
+   * floor) or 'reserved' (the holds of other in-flight calls, so a settlement never spends money
+   * another call has reserved: balance >= reserved stays true).
+   */
+  floor?: 'zero' | 'reserved';
   modelId?: string | null;
   providerKey?: string | null;
   benchmarkProvider?: string | null;
@@ -35,7 +41,11 @@ export interface AppendedEntry {
   id: string;
   seq: bigint;
   balanceAfterMicros: bigint;
+  reservedAfterMicros: bigint;
   sealHash: string;
+  createdAt: string;
+  /** The wallet's auto-top-up rule as it stands after this entry (null when none is set). */
+  autoTopup: { thresholdMicros: bigint; amountMicros: bigint; armed: boolean } | null;
 }
 
 export function ledgerPayload(r: {
@@ -57,20 +67,39 @@ export function ledgerPayload(r: {
   return { ...r };
 }
 
-export async function appendLedgerEntry(tx: Tx, secret: Buffer, e: LedgerAppend): Promise<AppendedEntry> {
+/**
+ * Append one sealed entry, or return null (changing nothing) when the wallet cannot take the
+ * movement: the balance would fall below its floor, or more would be released than is reserved.
+ */
+export async function tryAppendLedgerEntry(tx: Tx, secret: Buffer, e: LedgerAppend): Promise<AppendedEntry | null> {
   const release = e.releaseReservedMicros ?? 0n;
-  const head = await sql<{ balance_micros: bigint; ledger_seq: bigint; last_seal_hash: string }>`
+  const floorIsReserved = (e.floor ?? 'zero') === 'reserved';
+  // A credit that brings the balance back to (or above) the auto-top-up threshold re-arms the rule
+  // (once per crossing, see settleCall). Debits never re-arm.
+  const isCredit = e.amountMicros > 0n;
+  const head = await sql<{
+    balance_micros: bigint;
+    reserved_micros: bigint;
+    ledger_seq: bigint;
+    last_seal_hash: string;
+    auto_topup_threshold_micros: bigint | null;
+    auto_topup_amount_micros: bigint | null;
+    auto_topup_armed: boolean;
+  }>`
     update wallets
-       set balance_micros = balance_micros + ${e.amountMicros},
-           reserved_micros = reserved_micros - ${release},
+       set balance_micros = balance_micros + ${e.amountMicros}::bigint,
+           reserved_micros = reserved_micros - ${release}::bigint,
            ledger_seq = ledger_seq + 1,
+           auto_topup_armed = auto_topup_armed or (${isCredit}::boolean and (auto_topup_threshold_micros is null
+                              or balance_micros + ${e.amountMicros}::bigint >= auto_topup_threshold_micros)),
            updated_at = ${e.at}
      where tenant_id = ${e.tenantId}
-       and balance_micros + ${e.amountMicros} >= 0
-       and reserved_micros - ${release} >= 0
-    returning balance_micros, ledger_seq, last_seal_hash`.execute(tx);
+       and balance_micros + ${e.amountMicros}::bigint >= case when ${floorIsReserved}::boolean then reserved_micros - ${release}::bigint else 0 end
+       and reserved_micros - ${release}::bigint >= 0
+    returning balance_micros, reserved_micros, ledger_seq, last_seal_hash,
+              auto_topup_threshold_micros, auto_topup_amount_micros, auto_topup_armed`.execute(tx);
   const w = head.rows[0];
-  if (!w) throw appError('insufficient_balance', 'The wallet cannot cover this movement');
+  if (!w) return null;
   const id = randomUUID();
   const createdAt = e.at.toISOString();
   const payload = ledgerPayload({
@@ -100,5 +129,24 @@ export async function appendLedgerEntry(tx: Tx, secret: Buffer, e: LedgerAppend)
       ${e.amountMicros}, ${w.balance_micros}, ${payload.modelId}, ${payload.providerKey}, ${payload.benchmarkProvider},
       ${payload.benchmarkMethodologyVersion}, ${payload.actualCostUsdMicros}, ${payload.baselineCostUsdMicros},
       ${payload.benchmarkPricingVersion}, ${e.callId ?? null}, ${e.memo ?? null}, ${sealHash}, ${w.last_seal_hash}, ${createdAt})`.execute(tx);
-  return { id, seq: w.ledger_seq, balanceAfterMicros: w.balance_micros, sealHash };
+  const autoTopup =
+    w.auto_topup_threshold_micros !== null && w.auto_topup_amount_micros !== null
+      ? { thresholdMicros: w.auto_topup_threshold_micros, amountMicros: w.auto_topup_amount_micros, armed: w.auto_topup_armed }
+      : null;
+  return {
+    id,
+    seq: w.ledger_seq,
+    balanceAfterMicros: w.balance_micros,
+    reservedAfterMicros: w.reserved_micros,
+    sealHash,
+    createdAt,
+    autoTopup,
+  };
+}
+
+/** Append one sealed entry in the caller's transaction; 402 insufficient_balance when the wallet cannot take it. */
+export async function appendLedgerEntry(tx: Tx, secret: Buffer, e: LedgerAppend): Promise<AppendedEntry> {
+  const entry = await tryAppendLedgerEntry(tx, secret, e);
+  if (!entry) throw appError('insufficient_balance', 'The wallet cannot cover this movement');
+  return entry;
 }

@@ -11,6 +11,9 @@ import { MemoryRateLimiter } from '../infra/limiter/memory.ts';
 import { RedisRateLimiter } from '../infra/limiter/redis.ts';
 import type { RateLimiter } from '../infra/limiter/limiter.ts';
 import { createMailer } from '../infra/mailer.ts';
+import { createPaymentProcessor } from '../infra/payments/index.ts';
+import { BRANDS } from '../core/providers.ts';
+import { PRICE_BOOK, checkRegistry, type PriceBook } from '../core/pricing/index.ts';
 import { KeyCache } from './keys.ts';
 import { loadSecrets } from './secrets.ts';
 import type { Logger, Services } from './services.ts';
@@ -29,6 +32,14 @@ export interface RuntimeOptions {
   worker?: boolean;
   /** Base URL of a simulated upstream: used for every provider when none is configured. */
   simUrl?: string | null;
+  /** The registry the start-up check compares (spec §1 rule 4); the shipped ones unless a test swaps one. */
+  registry?: { brands: Readonly<Record<string, { key: string }>>; priceBook: PriceBook };
+}
+
+/** Spec §1 rule 4, D7: the brand registry and the price book must agree, or the service does not start. */
+export function assertRegistry(brands: Readonly<Record<string, { key: string }>>, priceBook: PriceBook): void {
+  const r = checkRegistry(brands, priceBook);
+  if (!r.ok) throw new Error(`brand registry and price book disagree (${r.code}): ${r.message}`);
 }
 
 export interface Runtime {
@@ -53,6 +64,7 @@ export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Prom
     for (const c of closers.reverse()) await c().catch(() => {});
   };
   try {
+    assertRegistry(opts.registry?.brands ?? BRANDS, opts.registry?.priceBook ?? PRICE_BOOK);
     let databaseUrl = cfg.DATABASE_URL;
     let embedded: EmbeddedDb | null = null;
     if (!databaseUrl) {
@@ -103,6 +115,7 @@ export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Prom
       publicUrl,
       boss,
       calls: buildCallDeps(cfg, opts.simUrl ?? null),
+      payments: createPaymentProcessor(cfg),
     };
     closers.push(() => services.calls.upstream.close());
     if (opts.worker) await startWorker(boss, services);

@@ -8,6 +8,7 @@ import type { Mailer } from '../infra/mailer.ts';
 import type { KeyCache } from './keys.ts';
 import type PgBoss from 'pg-boss';
 import type { CallDeps } from './call/pipeline.ts';
+import type { PaymentProcessor } from '../infra/payments/processor.ts';
 
 export interface Secrets {
   /** HS256 key for access and refresh JWTs. */
@@ -37,4 +38,6 @@ export interface Services {
   boss: PgBoss;
   /** The proxy call pipeline's collaborators (providers, pools, health). */
   calls: CallDeps;
+  /** Takes the money for top-ups: the sandbox by default, Stripe when configured (D11). */
+  payments: PaymentProcessor;
 }

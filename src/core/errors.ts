@@ -20,6 +20,7 @@ export const ERRORS = {
   rate_limited: { status: 429, message: 'Rate limit exceeded' },
   internal: { status: 500, message: 'Internal error' },
   upstream_failed: { status: 502, message: 'The upstream provider failed' },
+  payment_processor_failed: { status: 502, message: 'The payment processor could not be reached' },
   upstream_unconfigured: { status: 503, message: 'No upstream provider is configured for this call' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -21,8 +21,37 @@ import auditLog from './api/users/audit.route.ts';
 import projects from './api/projects/projects.route.ts';
 import keys from './api/keys/keys.route.ts';
 import members from './api/members/members.route.ts';
+import wallet from './api/wallet/wallet.route.ts';
+import topup from './api/wallet/topup.route.ts';
+import ledger from './api/ledger/ledger.route.ts';
+import adminTenantLedger from './api/admin/tenant-ledger.route.ts';
+import baseline from './api/baseline/baseline.route.ts';
+import invoices from './api/invoices/invoices.route.ts';
+import sandboxCheckout from './api/billing/sandbox.route.ts';
+import stripeWebhook from './api/billing/stripe-webhook.route.ts';
 
-const API_ROUTES: RouteModule[] = [signup, login, refresh, logout, verifyEmail, me, sessions, tokens, auditLog, projects, keys, members];
+const API_ROUTES: RouteModule[] = [
+  signup,
+  login,
+  refresh,
+  logout,
+  verifyEmail,
+  me,
+  sessions,
+  tokens,
+  auditLog,
+  projects,
+  keys,
+  members,
+  wallet,
+  topup,
+  ledger,
+  adminTenantLedger,
+  baseline,
+  invoices,
+  sandboxCheckout,
+  stripeWebhook,
+];
 
 /** Extra route scopes (the proxy, events, billing pages) plug in here with their own error handling. */
 declare module 'fastify' {

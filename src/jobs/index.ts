@@ -2,6 +2,8 @@
 // a JobModule; this flat list is what the worker runs. Producers (the API) only need `boss.send`.
 import type PgBoss from 'pg-boss';
 import type { Services } from '../app/services.ts';
+import reservationSweep from './reservation-sweep.job.ts';
+import autoTopup from './auto-topup.job.ts';
 
 export interface JobModule {
   /** Queue name; also the pg-boss queue created at start-up. */
@@ -10,7 +12,7 @@ export interface JobModule {
   register(boss: PgBoss, s: Services): Promise<void>;
 }
 
-export const JOBS: JobModule[] = [];
+export const JOBS: JobModule[] = [reservationSweep, autoTopup];
 
 export async function createQueues(boss: PgBoss): Promise<void> {
   for (const j of JOBS) await boss.createQueue(j.name);

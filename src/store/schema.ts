@@ -119,6 +119,7 @@ export interface WalletsTable {
   last_seal_hash: Generated<string>;
   auto_topup_threshold_micros: bigint | null;
   auto_topup_amount_micros: bigint | null;
+  auto_topup_armed: Generated<boolean>;
   updated_at: Timestamp;
 }
 
@@ -146,6 +147,137 @@ export interface LedgerEntriesTable {
   created_at: Timestamp;
 }
 
+export type ReservationStatus = 'reserved' | 'settled' | 'released' | 'swept';
+
+export interface ReservationsTable {
+  id: string;
+  tenant_id: string;
+  project_id: string;
+  amount_micros: bigint;
+  status: Generated<ReservationStatus>;
+  created_at: Timestamp;
+  settled_at: NullableTimestamp;
+  released_at: NullableTimestamp;
+  swept_at: NullableTimestamp;
+  sweep_reason: string | null;
+}
+
+export interface ProjectSpendTable {
+  project_id: string;
+  /** date: pg returns a Date at UTC midnight of the month's first day. */
+  month: ColumnType<Date, string, string>;
+  tenant_id: string;
+  spent_micros: Generated<bigint>;
+}
+
+export interface CallLogsTable {
+  id: string;
+  tenant_id: string;
+  project_id: string;
+  key_id: string | null;
+  parent_call_id: string | null;
+  attempt: Generated<number>;
+  escalated: Generated<boolean>;
+  status: 'succeeded' | 'failed';
+  error_code: string | null;
+  channel: string;
+  client_shape: string | null;
+  stream: Generated<boolean>;
+  conversation_id: string | null;
+  task_family: string | null;
+  complexity: string | null;
+  model_class: string | null;
+  routing_table_version: string | null;
+  routing_features: Json<Record<string, unknown> | null>;
+  routing_rules: Json<string[]>;
+  provider_key: string | null;
+  model_id: string | null;
+  region: string | null;
+  benchmark_provider: string | null;
+  benchmark_methodology_version: string | null;
+  actual_cost_usd_micros: bigint | null;
+  baseline_cost_usd_micros: bigint | null;
+  benchmark_pricing_version: string | null;
+  debited_micros: Generated<bigint>;
+  uncollected_micros: Generated<bigint>;
+  input_tokens: Generated<number>;
+  output_tokens: Generated<number>;
+  cached_input_tokens: number | null;
+  latency_ms: number | null;
+  qa: Json<Record<string, unknown> | null>;
+  qa_scored_at: NullableTimestamp;
+  prompt_excerpt: Generated<string>;
+  ledger_entry_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface LearningOutboxTable {
+  id: Generated<bigint>;
+  call_id: string;
+  tenant_id: string;
+  project_id: string;
+  provider_key: string | null;
+  model_id: string;
+  model_class: string | null;
+  request: Json<unknown>;
+  response: Json<unknown>;
+  input_tokens: number;
+  output_tokens: number;
+  quality_score: Json<Record<string, unknown> | null>;
+  latency_ms: number | null;
+  created_at: Timestamp;
+  consumed_at: NullableTimestamp;
+}
+
+export type PaymentProcessorName = 'sandbox' | 'stripe';
+
+export interface PaymentMethodsTable {
+  tenant_id: string;
+  processor: PaymentProcessorName;
+  customer_ref: string | null;
+  method_ref: string | null;
+  label: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type TopupStatus = 'checkout_started' | 'credited' | 'failed';
+
+export interface TopupsTable {
+  id: string;
+  tenant_id: string;
+  kind: 'checkout' | 'auto';
+  amount_micros: bigint;
+  processor: PaymentProcessorName;
+  processor_ref: string | null;
+  status: Generated<TopupStatus>;
+  failure_reason: string | null;
+  created_by: string | null;
+  created_at: Timestamp;
+  credited_at: NullableTimestamp;
+  ledger_entry_id: string | null;
+}
+
+export interface ProcessorEventsTable {
+  processor: PaymentProcessorName;
+  event_id: string;
+  event_type: string;
+  received_at: Timestamp;
+}
+
+export interface InvoicesTable {
+  id: Generated<string>;
+  tenant_id: string;
+  topup_id: string;
+  number: string;
+  amount_micros: bigint;
+  currency: Generated<string>;
+  billed_to: string;
+  description: string;
+  payment_ref: string | null;
+  issued_at: Timestamp;
+}
+
 export interface DB {
   tenants: TenantsTable;
   users: UsersTable;
@@ -157,4 +289,12 @@ export interface DB {
   api_keys: ApiKeysTable;
   wallets: WalletsTable;
   ledger_entries: LedgerEntriesTable;
+  reservations: ReservationsTable;
+  project_spend: ProjectSpendTable;
+  call_logs: CallLogsTable;
+  learning_outbox: LearningOutboxTable;
+  payment_methods: PaymentMethodsTable;
+  topups: TopupsTable;
+  processor_events: ProcessorEventsTable;
+  invoices: InvoicesTable;
 }

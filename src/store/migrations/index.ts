@@ -3,9 +3,11 @@
 import { Migrator, type Migration } from 'kysely';
 import type { Db } from '../db.ts';
 import * as m001 from './001-foundation.ts';
+import * as m002 from './002-money.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '001-foundation': m001,
+  '002-money': m002,
 };
 
 export async function migrate(db: Db): Promise<void> {

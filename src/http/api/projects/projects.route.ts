@@ -1,6 +1,7 @@
 // Projects (D4): GET/POST /api/projects, GET/PATCH/DELETE /api/projects/:id. Reading needs any
 // role; changing needs admin.
 import { createProject, deleteProject, getProject, listProjects, updateProject } from '../../../app/projects.ts';
+import { invalidateCallContext } from '../../../app/wallet.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { emptyData, envelope, idParams, ok, pageOf, pageQuerySchema, type RouteModule } from '../common.ts';
 import { createProjectBody, patchProjectBody, project } from './schemas.ts';
@@ -18,10 +19,16 @@ const route: RouteModule = (app, s) => {
   app.patch(
     '/api/projects/:id',
     { schema: { params: idParams, body: patchProjectBody, response: { 200: envelope(project) } }, onRequest: requireAuth(s, { role: 'admin' }) },
-    async (req) => ok(await updateProject(s.db, authOf(req).tenantId, req.params.id, req.body)),
+    async (req) => {
+      const p = await updateProject(s.db, authOf(req).tenantId, req.params.id, req.body);
+      // Budget, floor, benchmark override and region feed the call path (loadCallContext).
+      invalidateCallContext(s, authOf(req).tenantId);
+      return ok(p);
+    },
   );
   app.delete('/api/projects/:id', { schema: { params: idParams, response: { 200: emptyData } }, onRequest: requireAuth(s, { role: 'admin' }) }, async (req) => {
     await deleteProject(s.db, authOf(req).tenantId, req.params.id);
+    invalidateCallContext(s, authOf(req).tenantId);
     return ok({});
   });
 };

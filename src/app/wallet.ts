@@ -1,0 +1,508 @@
+// The wallet on the call path (D8): reserve the worst case before going upstream, then either
+// settle (debit the real cost and seal its AI_USAGE entry in ONE transaction) or release.
+//
+// Lock order, everywhere money moves: the reservation row first, then the tenant's wallet row (the
+// per-tenant lock and chain head), then the project's monthly spend row. Reserve creates its
+// reservation row under the wallet lock; release, sweep and settlement claim the reservation and
+// then touch the wallet. One order means no deadlock between any two of them, and different
+// tenants never share a lock.
+import { randomUUID } from 'node:crypto';
+import { CompiledQuery, sql } from 'kysely';
+import type PgBoss from 'pg-boss';
+import type { Services } from './services.ts';
+import type { Db, Tx } from '../store/db.ts';
+import { appError } from '../core/errors.ts';
+import { isProviderKey, type ProviderKey } from '../core/providers.ts';
+import type { ModelClass } from '../core/model-class.ts';
+import type { ClientShape, Usage } from '../core/canonical/types.ts';
+import type { Layer1Decision } from '../core/routing/layer1.ts';
+import { findModel, savings as computeSavings, type Savings } from '../core/pricing/index.ts';
+import { jsonWithBigints, monthStartUtc } from '../core/money.ts';
+import { tryAppendLedgerEntry, type AppendedEntry } from './ledger.ts';
+import { AUTO_TOPUP_QUEUE, type AutoTopupJob } from './topups.ts';
+
+/** A worst-case hold on the wallet for one call attempt; its id is the attempt's call id. */
+export interface Reservation {
+  id: string;
+  tenantId: string;
+  projectId: string;
+  amountMicros: bigint;
+  createdAt: Date;
+}
+
+export interface ReserveInput {
+  tenantId: string;
+  projectId: string;
+  /** The attempt's call id (UUID); it becomes the reservation id and the call-log row id. */
+  callId: string;
+  /** Worst-case cost (core/pricing worstCaseCostMicros), ≥ 0. */
+  amountMicros: bigint;
+}
+
+/** What Layer 1 decided and why (D12), recorded on the call-log row. */
+export type RoutingRecord = Pick<Layer1Decision, 'taskFamily' | 'complexity' | 'tableVersion' | 'features' | 'appliedRules'>;
+
+interface CallRecordBase {
+  tenantId: string;
+  projectId: string;
+  callId: string;
+  /** The service key that made the call; null for surfaces without one (copy-paste, advisory). */
+  keyId: string | null;
+  /** Surface the call came through, e.g. 'proxy:chat', 'proxy:messages', 'proxy:generate', 'mcp'. */
+  channel: string;
+  /** The wire shape the client spoke, when it spoke one. */
+  clientShape: ClientShape | null;
+  stream: boolean;
+  /** x-service-conversation-id, when given. */
+  conversationId?: string | null;
+  routing: RoutingRecord | null;
+  /** Wall time from request received to response finished, ms. */
+  latencyMs: number;
+  /** Prompt text for the analytics search; only the first PROMPT_EXCERPT_CHARS are kept. */
+  promptExcerpt: string;
+  /** Quality escalation (D5): attempt 1 is the first; later attempts name the first attempt's call id. */
+  attempt?: number;
+  parentCallId?: string | null;
+  /** This attempt scored below the floor and a better one was tried. It is still debited and sealed. */
+  escalated?: boolean;
+  /** Runs inside the same transaction, last (CONVENTIONS 8): event-outbox rows and the like. */
+  extra?: (tx: Tx) => Promise<void>;
+}
+
+export interface SettlementInput extends CallRecordBase {
+  reservation: Reservation;
+  /** Approved delivery path: provider + model (a price-book id) + region. */
+  provider: ProviderKey;
+  model: string;
+  region: string;
+  /** The class served (the routed class after escalation). */
+  modelClass: ModelClass;
+  usage: Usage;
+  /** The project's override or the tenant's baseline at call time (resolveBenchmark); null → savings null. */
+  benchmarkProvider: ProviderKey | null;
+  /**
+   * For the learning outbox (spec §2 LearningOutboxEvent): JSON-serialisable request and response.
+   * They are written inside the settlement transaction, while the tenant's wallet lock is held, so
+   * pass them bounded (the canonical request and response, not raw streams).
+   */
+  request: unknown;
+  response: unknown;
+}
+
+export interface SettledSavings {
+  benchmarkProvider: ProviderKey;
+  baselineCostMicros: bigint;
+  /** Tokens saved (1 wallet token = 1 USD micro): baseline − actual; negative when dearer. */
+  tokensSavedMicros: bigint;
+  /** Null when the baseline is 0 (no ratio exists). */
+  percentSavedBps: bigint | null;
+  methodologyVersion: string;
+  pricingVersion: string;
+}
+
+export interface SettledCall {
+  callId: string;
+  ledgerEntryId: string;
+  /** Real cost of the call at the delivered model's prices. */
+  costMicros: bigint;
+  /** What the wallet was actually debited: costMicros unless the wallet could not cover it. */
+  debitedMicros: bigint;
+  /** costMicros − debitedMicros (0 in the normal case). */
+  uncollectedMicros: bigint;
+  savings: SettledSavings | null;
+  balanceAfterMicros: bigint;
+  /** True when this call had already been settled: nothing was debited again. */
+  duplicate: boolean;
+}
+
+export interface FailedCallInput extends CallRecordBase {
+  /** The hold to release; null when the call failed before reserving. */
+  reservation: Reservation | null;
+  /** The delivery path attempted, when one was chosen. */
+  provider?: ProviderKey | null;
+  model?: string | null;
+  region?: string | null;
+  modelClass?: ModelClass | null;
+  benchmarkProvider?: ProviderKey | null;
+  /** Stable error code (core/errors catalogue or the upstream's), for the audit tab. */
+  errorCode: string;
+}
+
+export const PROMPT_EXCERPT_CHARS = 500;
+const UNIQUE_VIOLATION = '23505';
+
+const pgCode = (e: unknown) => (e as { code?: string }).code;
+
+/**
+ * Reserve the worst case for one call (D8), in ONE round trip: the conditional UPDATE on the
+ * wallet (`balance - reserved >= amount`), the project's monthly budget check and the reservation
+ * row, all inside sb_reserve (migration 002 explains why a function and not CTEs).
+ * 402 insufficient_balance / budget_exceeded; 404 for an unknown project; 409 for a reused call id.
+ */
+export async function reserve(s: Services, input: ReserveInput): Promise<Reservation> {
+  if (input.amountMicros < 0n) throw new RangeError('a reservation cannot be negative');
+  const at = s.clock.now();
+  let result: string | undefined;
+  try {
+    const r = await sql<{ result: string }>`
+      select sb_reserve(${input.callId}::uuid, ${input.tenantId}::uuid, ${input.projectId}::uuid,
+                        ${input.amountMicros}::bigint, ${at}::timestamptz, ${monthStartUtc(at)}::date) as result`.execute(s.db);
+    result = r.rows[0]?.result;
+  } catch (e) {
+    if (pgCode(e) === UNIQUE_VIOLATION) throw appError('conflict', `Call ${input.callId} already has a reservation`);
+    throw e;
+  }
+  switch (result) {
+    case 'ok':
+      return { id: input.callId, tenantId: input.tenantId, projectId: input.projectId, amountMicros: input.amountMicros, createdAt: at };
+    case 'insufficient_balance':
+      throw appError('insufficient_balance');
+    case 'budget_exceeded':
+      throw appError('budget_exceeded');
+    case 'project_not_found':
+      throw appError('not_found', 'Project not found');
+    default:
+      throw new Error(`sb_reserve returned ${String(result)}`);
+  }
+}
+
+/** One statement: end the hold (reservation row, then wallet). No-op unless still reserved. */
+async function releaseIn(db: Db | Tx, tenantId: string, reservationId: string, at: Date): Promise<boolean> {
+  const r = await sql`
+    with r as (
+      update reservations set status = 'released', released_at = ${at}
+       where id = ${reservationId} and tenant_id = ${tenantId} and status = 'reserved'
+      returning amount_micros)
+    update wallets w set reserved_micros = w.reserved_micros - r.amount_micros, updated_at = ${at}
+      from r where w.tenant_id = ${tenantId}`.execute(db);
+  return (r.numAffectedRows ?? 0n) > 0n;
+}
+
+/** Failure path: release the hold, debit nothing. Idempotent (a second call, or one after settlement or a sweep, does nothing). */
+export async function release(s: Services, reservation: Reservation): Promise<void> {
+  await releaseIn(s.db, reservation.tenantId, reservation.id, s.clock.now());
+}
+
+/** pg-boss writes through the caller's transaction, so a job exists only if the transaction commits. */
+export function bossInTx(tx: Tx): PgBoss.Db {
+  return {
+    async executeSql(text: string, values: unknown[]) {
+      const r = await tx.executeQuery(CompiledQuery.raw(text, values));
+      return { rows: r.rows as unknown[] as never[] };
+    },
+  };
+}
+
+function callLogValues(input: CallRecordBase, at: Date) {
+  return {
+    routingFeatures: input.routing ? JSON.stringify(input.routing.features) : null,
+    routingRules: JSON.stringify(input.routing?.appliedRules ?? []),
+    excerpt: input.promptExcerpt.slice(0, PROMPT_EXCERPT_CHARS),
+    attempt: input.attempt ?? 1,
+    at,
+  };
+}
+
+async function previousSettlement(tx: Tx, input: SettlementInput): Promise<SettledCall> {
+  const row = await tx
+    .selectFrom('ledger_entries as l')
+    .innerJoin('call_logs as c', 'c.id', 'l.call_id')
+    .select([
+      'l.id',
+      'l.amount_micros',
+      'l.balance_after_micros',
+      'l.benchmark_provider',
+      'l.baseline_cost_usd_micros',
+      'l.actual_cost_usd_micros',
+      'l.benchmark_methodology_version',
+      'l.benchmark_pricing_version',
+      'c.uncollected_micros',
+    ])
+    .where('l.call_id', '=', input.callId)
+    .where('l.tenant_id', '=', input.tenantId)
+    .where('l.event_type', '=', 'AI_USAGE')
+    .executeTakeFirst();
+  if (!row) throw new Error(`call ${input.callId} is marked settled but has no AI_USAGE entry`);
+  const cost = row.actual_cost_usd_micros ?? -row.amount_micros;
+  let saved: SettledSavings | null = null;
+  if (row.benchmark_provider && isProviderKey(row.benchmark_provider) && row.baseline_cost_usd_micros !== null) {
+    const tokensSavedMicros = row.baseline_cost_usd_micros - cost;
+    saved = {
+      benchmarkProvider: row.benchmark_provider,
+      baselineCostMicros: row.baseline_cost_usd_micros,
+      tokensSavedMicros,
+      percentSavedBps: row.baseline_cost_usd_micros === 0n ? null : roundBps(tokensSavedMicros, row.baseline_cost_usd_micros),
+      methodologyVersion: row.benchmark_methodology_version ?? '',
+      pricingVersion: row.benchmark_pricing_version ?? '',
+    };
+  }
+  return {
+    callId: input.callId,
+    ledgerEntryId: row.id,
+    costMicros: cost,
+    debitedMicros: -row.amount_micros,
+    uncollectedMicros: row.uncollected_micros,
+    savings: saved,
+    balanceAfterMicros: row.balance_after_micros,
+    duplicate: true,
+  };
+}
+
+/** Same rounding as core/pricing savings(): to nearest, halves away from zero. */
+function roundBps(saved: bigint, baseline: bigint): bigint {
+  const n = saved * 10_000n;
+  const a = n < 0n ? -n : n;
+  const q = (2n * a + baseline) / (2n * baseline);
+  return n < 0n ? -q : q;
+}
+
+/**
+ * Settle a completed call in ONE transaction (D8, CONVENTIONS 8): claim the reservation, debit the
+ * real cost while releasing the hold, seal the AI_USAGE entry with every audit column, write the
+ * call-log row, the learning-outbox row and the project's monthly spend, run `extra`, and when the
+ * debit crosses the auto-top-up threshold, enqueue the charge in the same transaction.
+ *
+ * Debit rule: the real cost, always. If the wallet cannot cover it (only possible when the real
+ * cost exceeds the worst-case reservation), the debit is capped at what the wallet holds beyond
+ * other calls' reservations, and the rest is recorded as uncollected on the call-log row; the
+ * balance never goes negative and never below what other in-flight calls reserved.
+ * Idempotent on the call id: settling a settled call returns the first settlement, debits nothing.
+ */
+export async function settleCall(s: Services, input: SettlementInput): Promise<SettledCall> {
+  if (input.reservation.id !== input.callId) throw new RangeError('settleCall: the reservation belongs to another call id');
+  if (input.reservation.tenantId !== input.tenantId) throw new RangeError('settleCall: the reservation belongs to another tenant');
+  const model = findModel(input.model);
+  if (!model) throw new RangeError(`settleCall: model ${input.model} is not in the price book`);
+  // D7: the baseline is the benchmark's reference model for the delivered model's class.
+  const sv: Savings = computeSavings({ actualModel: model, benchmarkProvider: input.benchmarkProvider, modelClass: model.modelClass, usage: input.usage });
+  const cost = sv.actualCostMicros;
+  const at = s.clock.now();
+
+  return s.db.transaction().execute(async (tx) => {
+    // 1. Claim the reservation (its row lock comes before the wallet's: see the module header).
+    const claimed = await sql<{ amount_micros: bigint; released_at: Date | null }>`
+      update reservations set status = 'settled', settled_at = ${at}
+       where id = ${input.reservation.id} and tenant_id = ${input.tenantId} and status <> 'settled'
+      returning amount_micros, released_at`.execute(tx);
+    const r = claimed.rows[0];
+    if (!r) {
+      const prior = await tx.selectFrom('reservations').select('status').where('id', '=', input.reservation.id).where('tenant_id', '=', input.tenantId).executeTakeFirst();
+      if (prior?.status === 'settled') return previousSettlement(tx, input);
+      throw appError('not_found', `No reservation for call ${input.callId}`);
+    }
+    // A hold already ended by release() or the sweeper is not released twice.
+    const releaseMicros = r.released_at === null ? r.amount_micros : 0n;
+
+    // 2. Debit and seal. Fast path: one conditional UPDATE. Slow path (cost beyond what the wallet
+    //    can cover): read the locked wallet and cap the debit.
+    const entryFor = (debit: bigint) => ({
+      tenantId: input.tenantId,
+      projectId: input.projectId,
+      eventType: 'AI_USAGE' as const,
+      amountMicros: -debit,
+      releaseReservedMicros: releaseMicros,
+      floor: 'reserved' as const,
+      modelId: model.id,
+      providerKey: input.provider,
+      benchmarkProvider: input.benchmarkProvider,
+      benchmarkMethodologyVersion: sv.methodologyVersion,
+      actualCostUsdMicros: cost,
+      baselineCostUsdMicros: sv.baselineCostMicros,
+      benchmarkPricingVersion: sv.pricingVersion,
+      callId: input.callId,
+      at,
+    });
+    let debit = cost;
+    let entry: AppendedEntry | null = await tryAppendLedgerEntry(tx, s.secrets.ledger, entryFor(debit));
+    if (!entry) {
+      const w = await tx
+        .selectFrom('wallets')
+        .select(['balance_micros', 'reserved_micros'])
+        .where('tenant_id', '=', input.tenantId)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
+      const coverable = w.balance_micros - (w.reserved_micros - releaseMicros);
+      debit = coverable < 0n ? 0n : coverable < cost ? coverable : cost;
+      entry = await tryAppendLedgerEntry(tx, s.secrets.ledger, entryFor(debit));
+      if (!entry) throw new Error(`settlement of ${input.callId} could not be appended even when capped`);
+      s.log.warn({ callId: input.callId, tenantId: input.tenantId, costMicros: cost, debitedMicros: debit }, 'call cost exceeded what the wallet could cover');
+    }
+    const uncollected = cost - debit;
+
+    // 3. Call-log row, learning-outbox row and monthly spend: one statement.
+    const v = callLogValues(input, at);
+    await sql`
+      with cl as (
+        insert into call_logs (id, tenant_id, project_id, key_id, parent_call_id, attempt, escalated, status, channel,
+          client_shape, stream, conversation_id, task_family, complexity, model_class, routing_table_version,
+          routing_features, routing_rules, provider_key, model_id, region, benchmark_provider,
+          benchmark_methodology_version, actual_cost_usd_micros, baseline_cost_usd_micros, benchmark_pricing_version,
+          debited_micros, uncollected_micros, input_tokens, output_tokens, cached_input_tokens, latency_ms,
+          prompt_excerpt, ledger_entry_id, created_at)
+        values (${input.callId}, ${input.tenantId}, ${input.projectId}, ${input.keyId}, ${input.parentCallId ?? null},
+          ${v.attempt}, ${input.escalated ?? false}, 'succeeded', ${input.channel}, ${input.clientShape}, ${input.stream},
+          ${input.conversationId ?? null}, ${input.routing?.taskFamily ?? null}, ${input.routing?.complexity ?? null},
+          ${input.modelClass}, ${input.routing?.tableVersion ?? null}, ${v.routingFeatures}::jsonb, ${v.routingRules}::jsonb,
+          ${input.provider}, ${model.id}, ${input.region}, ${input.benchmarkProvider}, ${sv.methodologyVersion},
+          ${cost}::bigint, ${sv.baselineCostMicros}::bigint, ${sv.pricingVersion}, ${debit}::bigint, ${uncollected}::bigint,
+          ${input.usage.inputTokens}, ${input.usage.outputTokens}, ${input.usage.cachedInputTokens ?? null},
+          ${Math.round(input.latencyMs)}, ${v.excerpt}, ${entry.id}, ${at})),
+      lo as (
+        insert into learning_outbox (call_id, tenant_id, project_id, provider_key, model_id, model_class, request, response,
+          input_tokens, output_tokens, latency_ms, created_at)
+        values (${input.callId}, ${input.tenantId}, ${input.projectId}, ${input.provider}, ${model.id}, ${input.modelClass},
+          ${jsonWithBigints(input.request)}::jsonb, ${jsonWithBigints(input.response)}::jsonb,
+          ${input.usage.inputTokens}, ${input.usage.outputTokens}, ${Math.round(input.latencyMs)}, ${at}))
+      insert into project_spend (project_id, month, tenant_id, spent_micros)
+      values (${input.projectId}, ${monthStartUtc(at)}::date, ${input.tenantId}, ${debit}::bigint)
+      on conflict (project_id, month) do update set spent_micros = project_spend.spent_micros + excluded.spent_micros`.execute(tx);
+
+    // 4. Auto-top-up, once per crossing: disarm under the wallet lock we hold and enqueue the charge
+    //    in this transaction (the job exists only if the debit commits; it runs in the worker).
+    const rule = entry.autoTopup;
+    if (rule && rule.armed && entry.balanceAfterMicros < rule.thresholdMicros) {
+      await tx.updateTable('wallets').set({ auto_topup_armed: false }).where('tenant_id', '=', input.tenantId).execute();
+      const job: AutoTopupJob = { tenantId: input.tenantId, topupId: randomUUID() };
+      await s.boss.send(AUTO_TOPUP_QUEUE, job, { db: bossInTx(tx), retryLimit: 3, retryDelay: 30, retryBackoff: true });
+    }
+
+    if (input.extra) await input.extra(tx);
+
+    const saved: SettledSavings | null =
+      input.benchmarkProvider !== null && sv.baselineCostMicros !== null && sv.tokensSavedMicros !== null
+        ? {
+            benchmarkProvider: input.benchmarkProvider,
+            baselineCostMicros: sv.baselineCostMicros,
+            tokensSavedMicros: sv.tokensSavedMicros,
+            percentSavedBps: sv.percentSavedBps,
+            methodologyVersion: sv.methodologyVersion,
+            pricingVersion: sv.pricingVersion,
+          }
+        : null;
+    return {
+      callId: input.callId,
+      ledgerEntryId: entry.id,
+      costMicros: cost,
+      debitedMicros: debit,
+      uncollectedMicros: uncollected,
+      savings: saved,
+      balanceAfterMicros: entry.balanceAfterMicros,
+      duplicate: false,
+    };
+  });
+}
+
+/**
+ * A call that failed upstream (nothing billable was delivered): release its hold and write a
+ * call-log row with status failed and no ledger entry, in one transaction. Idempotent on the call id.
+ */
+export async function recordFailedCall(s: Services, input: FailedCallInput): Promise<void> {
+  const at = s.clock.now();
+  const v = callLogValues(input, at);
+  await s.db.transaction().execute(async (tx) => {
+    if (input.reservation) await releaseIn(tx, input.tenantId, input.reservation.id, at);
+    await sql`
+      insert into call_logs (id, tenant_id, project_id, key_id, parent_call_id, attempt, escalated, status, error_code,
+        channel, client_shape, stream, conversation_id, task_family, complexity, model_class, routing_table_version,
+        routing_features, routing_rules, provider_key, model_id, region, benchmark_provider, latency_ms, prompt_excerpt, created_at)
+      values (${input.callId}, ${input.tenantId}, ${input.projectId}, ${input.keyId}, ${input.parentCallId ?? null},
+        ${v.attempt}, ${input.escalated ?? false}, 'failed', ${input.errorCode}, ${input.channel}, ${input.clientShape},
+        ${input.stream}, ${input.conversationId ?? null}, ${input.routing?.taskFamily ?? null}, ${input.routing?.complexity ?? null},
+        ${input.modelClass ?? null}, ${input.routing?.tableVersion ?? null}, ${v.routingFeatures}::jsonb, ${v.routingRules}::jsonb,
+        ${input.provider ?? null}, ${input.model ?? null}, ${input.region ?? null}, ${input.benchmarkProvider ?? null},
+        ${Math.round(input.latencyMs)}, ${v.excerpt}, ${at})
+      on conflict (id) do nothing`.execute(tx);
+    if (input.extra) await input.extra(tx);
+  });
+}
+
+/**
+ * The asynchronous QA score (spec §2 QA score, D5): written after the fact to the call-log row, the
+ * call's ledger entry (an unsealed column) and its learning-outbox row. Never on the call path.
+ */
+export async function recordQaScore(s: Services, input: { tenantId: string; callId: string; qa: Record<string, unknown> }): Promise<void> {
+  const qa = jsonWithBigints(input.qa);
+  await sql`
+    with c as (update call_logs set qa = ${qa}::jsonb, qa_scored_at = ${s.clock.now()} where id = ${input.callId} and tenant_id = ${input.tenantId}),
+    l as (update ledger_entries set qa = ${qa}::jsonb where call_id = ${input.callId} and tenant_id = ${input.tenantId} and event_type = 'AI_USAGE')
+    update learning_outbox set quality_score = ${qa}::jsonb where call_id = ${input.callId} and tenant_id = ${input.tenantId}`.execute(s.db);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Call context: what the hot path needs about a tenant and project, in one query, cached briefly.
+
+export interface CallContext {
+  tenantId: string;
+  projectId: string;
+  projectName: string;
+  /** 0..1 (D5). */
+  qualityFloor: number;
+  monthlyBudgetMicros: bigint | null;
+  /** Residency prefix ('us' | 'eu' | 'asia') or null. */
+  region: string | null;
+  stage: 'onboarding' | 'connected' | 'live' | 'paused';
+  /** The benchmark for new calls: the project's override, else the tenant's baseline (D7). */
+  benchmarkProvider: ProviderKey | null;
+  tenantBaselineProvider: ProviderKey | null;
+  projectBenchmarkOverride: ProviderKey | null;
+}
+
+/** Entries live this long, bounding how stale another replica's change can be seen here. */
+export const CALL_CONTEXT_TTL_MS = 5_000;
+const contextCaches = new WeakMap<Services, Map<string, { at: number; ctx: CallContext }>>();
+
+function cacheOf(s: Services) {
+  let c = contextCaches.get(s);
+  if (!c) contextCaches.set(s, (c = new Map()));
+  return c;
+}
+
+/**
+ * Tenant benchmark and project settings in one query. Cached for CALL_CONTEXT_TTL_MS unless
+ * `fresh`; changes made through this replica's API evict at once (invalidateCallContext).
+ */
+export async function loadCallContext(s: Services, ids: { tenantId: string; projectId: string }, opts: { fresh?: boolean } = {}): Promise<CallContext> {
+  const key = `${ids.tenantId}:${ids.projectId}`;
+  const cache = cacheOf(s);
+  const now = s.clock.now().getTime();
+  const hit = cache.get(key);
+  if (!opts.fresh && hit && now - hit.at < CALL_CONTEXT_TTL_MS) return hit.ctx;
+  const row = await s.db
+    .selectFrom('projects as p')
+    .innerJoin('tenants as t', 't.id', 'p.tenant_id')
+    .select(['p.id', 'p.name', 'p.quality_floor', 'p.monthly_budget_micros', 'p.region', 'p.stage', 'p.benchmark_override', 't.baseline_provider_key'])
+    .where('p.id', '=', ids.projectId)
+    .where('p.tenant_id', '=', ids.tenantId)
+    .where('p.deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) throw appError('not_found', 'Project not found');
+  const override = isProviderKey(row.benchmark_override) ? row.benchmark_override : null;
+  const baseline = isProviderKey(row.baseline_provider_key) ? row.baseline_provider_key : null;
+  const ctx: CallContext = {
+    tenantId: ids.tenantId,
+    projectId: row.id,
+    projectName: row.name,
+    // numeric(4,3) → a 0..1 ratio (a score, not money).
+    qualityFloor: Number(row.quality_floor),
+    monthlyBudgetMicros: row.monthly_budget_micros,
+    region: row.region,
+    stage: row.stage,
+    benchmarkProvider: override ?? baseline,
+    tenantBaselineProvider: baseline,
+    projectBenchmarkOverride: override,
+  };
+  if (cache.size > 50_000) cache.clear();
+  cache.set(key, { at: now, ctx });
+  return ctx;
+}
+
+/** Drop cached contexts of a tenant (after its baseline or one of its projects changed). */
+export function invalidateCallContext(s: Services, tenantId: string): void {
+  const cache = cacheOf(s);
+  for (const k of cache.keys()) if (k.startsWith(`${tenantId}:`)) cache.delete(k);
+}
+
+/** The benchmark provider for a new call of this project: its override, else the tenant's baseline, else null (D7). */
+export async function resolveBenchmark(s: Services, tenantId: string, projectId: string): Promise<ProviderKey | null> {
+  return (await loadCallContext(s, { tenantId, projectId }, { fresh: true })).benchmarkProvider;
+}
