@@ -20,6 +20,7 @@ import type { Logger, Services } from './services.ts';
 import PgBoss from 'pg-boss';
 import { buildServer } from '../http/server.ts';
 import { buildCallDeps } from './call/deps.ts';
+import { RulesCache } from './quality/rules.ts';
 import { proxyRoutes } from '../http/proxy/index.ts';
 import { createQueues, startWorker } from '../jobs/index.ts';
 import type { App } from '../http/api/common.ts';
@@ -103,6 +104,12 @@ export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Prom
     closers.push(() => boss.stop({ graceful: false, wait: true, timeout: 5_000 }));
     await createQueues(boss);
 
+    // Layer 3 rules are read from memory on the hot path and refreshed in the background.
+    const rules = new RulesCache({ db, clock, log });
+    await rules.refresh();
+    rules.start();
+    closers.push(async () => rules.stop());
+
     const services: Services = {
       config: cfg,
       db,
@@ -114,7 +121,8 @@ export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Prom
       log,
       publicUrl,
       boss,
-      calls: buildCallDeps(cfg, opts.simUrl ?? null),
+      calls: buildCallDeps(cfg, opts.simUrl ?? null, rules.current),
+      rules,
       payments: createPaymentProcessor(cfg),
     };
     closers.push(() => services.calls.upstream.close());

@@ -8,6 +8,7 @@ import type { Mailer } from '../infra/mailer.ts';
 import type { KeyCache } from './keys.ts';
 import type PgBoss from 'pg-boss';
 import type { CallDeps } from './call/pipeline.ts';
+import type { RulesCache } from './quality/rules.ts';
 import type { PaymentProcessor } from '../infra/payments/processor.ts';
 
 export interface Secrets {
@@ -38,6 +39,8 @@ export interface Services {
   boss: PgBoss;
   /** The proxy call pipeline's collaborators (providers, pools, health). */
   calls: CallDeps;
+  /** Layer 3 rules in force, refreshed from the database in the background. */
+  rules: RulesCache;
   /** Takes the money for top-ups: the sandbox by default, Stripe when configured (D11). */
   payments: PaymentProcessor;
 }

@@ -4,18 +4,22 @@ import type PgBoss from 'pg-boss';
 import type { Services } from '../app/services.ts';
 import reservationSweep from './reservation-sweep.job.ts';
 import autoTopup from './auto-topup.job.ts';
+import { qaScoreJob } from './qa-score.job.ts';
+import { layer3DeriveJob } from './layer3-derive.job.ts';
 
 export interface JobModule {
   /** Queue name; also the pg-boss queue created at start-up. */
   name: string;
+  /** Queue options, e.g. policy 'singleton' for jobs that must never run twice at once. */
+  options?: Omit<PgBoss.Queue, 'name'>;
   /** Register handlers (and schedules) on the worker. */
   register(boss: PgBoss, s: Services): Promise<void>;
 }
 
-export const JOBS: JobModule[] = [reservationSweep, autoTopup];
+export const JOBS: JobModule[] = [reservationSweep, autoTopup, qaScoreJob, layer3DeriveJob];
 
 export async function createQueues(boss: PgBoss): Promise<void> {
-  for (const j of JOBS) await boss.createQueue(j.name);
+  for (const j of JOBS) await boss.createQueue(j.name, { ...j.options, name: j.name });
 }
 
 export async function startWorker(boss: PgBoss, s: Services): Promise<void> {

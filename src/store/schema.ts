@@ -278,6 +278,25 @@ export interface InvoicesTable {
   issued_at: Timestamp;
 }
 
+export interface Layer3RulesetsTable {
+  version: bigint;
+  rules: Json<unknown[]>;
+  rules_version: string;
+  stats_window_ms: bigint;
+  calls_considered: bigint;
+  created_at: Timestamp;
+}
+
+export interface Layer3RuleChangesTable {
+  id: Generated<bigint>;
+  ruleset_version: bigint;
+  change: 'added' | 'removed' | 'renewed';
+  rule_id: string;
+  rule: Json<Record<string, unknown>>;
+  reason: string;
+  created_at: Timestamp;
+}
+
 export interface DB {
   tenants: TenantsTable;
   users: UsersTable;
@@ -297,4 +316,6 @@ export interface DB {
   topups: TopupsTable;
   processor_events: ProcessorEventsTable;
   invoices: InvoicesTable;
+  layer3_rulesets: Layer3RulesetsTable;
+  layer3_rule_changes: Layer3RuleChangesTable;
 }

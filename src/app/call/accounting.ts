@@ -1,120 +1,120 @@
-// What the call pipeline needs from the money path: the call's context (project settings and the
-// benchmark), the reservation before going upstream, settlement of each attempt in one
-// transaction, and the failure path that releases without debiting (D8).
-import { sql } from 'kysely';
+// The call pipeline's side of the money path (D8): the call's context, the reservation before
+// going upstream, settlement of each attempt in one transaction (debit, release, sealed AI_USAGE
+// entry, call-log row, learning-outbox row, event-outbox rows), and the failure path that
+// releases without debiting. The money rules themselves live in app/wallet.ts.
 import type { Services } from '../services.ts';
 import type { KeyPrincipal } from '../keys.ts';
-import type { CanonicalRequest, ClientShape, Usage } from '../../core/canonical/types.ts';
+import type { CanonicalRequest, CanonicalResponse, ClientShape, Usage } from '../../core/canonical/types.ts';
 import type { Layer1Decision } from '../../core/routing/layer1.ts';
 import type { RankedEndpoint } from '../../core/routing/layer2.ts';
 import type { ModelClass } from '../../core/model-class.ts';
 import type { QaScore } from '../../core/quality/index.ts';
-import { appError } from '../../core/errors.ts';
-import { isProviderKey, type ProviderKey } from '../../core/providers.ts';
-import { savings } from '../../core/pricing/cost.ts';
-import { appendLedgerEntry } from '../ledger.ts';
+import type { ProviderKey } from '../../core/providers.ts';
+import * as wallet from '../wallet.ts';
+import { nudgeQaScoring } from '../../jobs/qa-score.job.ts';
 
-export interface CallContext {
-  tenantId: string;
-  projectId: string;
-  keyId: string;
-  qualityFloor: number;
-  /** The project's override, else the tenant's benchmark provider; null → savings are null (D7). */
-  benchmarkProvider: ProviderKey | null;
-  region: string | null;
-}
-
-export interface Reservation {
-  callId: string;
-  tenantId: string;
-  projectId: string;
-  amountMicros: bigint;
-}
+export type CallContext = wallet.CallContext & { keyId: string };
+export type Reservation = wallet.Reservation;
 
 export async function loadCallContext(s: Services, p: KeyPrincipal): Promise<CallContext> {
-  const row = await s.db
-    .selectFrom('projects as p')
-    .innerJoin('tenants as t', 't.id', 'p.tenant_id')
-    .select(['p.quality_floor', 'p.region', 'p.benchmark_override', 't.baseline_provider_key'])
-    .where('p.id', '=', p.projectId)
-    .where('p.tenant_id', '=', p.tenantId)
-    .where('p.deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!row) throw appError('invalid_api_key', 'The key’s project no longer exists');
-  const bench = row.benchmark_override ?? row.baseline_provider_key;
-  return {
-    tenantId: p.tenantId,
-    projectId: p.projectId,
-    keyId: p.keyId,
-    qualityFloor: Number(row.quality_floor),
-    benchmarkProvider: isProviderKey(bench) ? bench : null,
-    region: row.region,
-  };
+  const ctx = await wallet.loadCallContext(s, { tenantId: p.tenantId, projectId: p.projectId });
+  return { ...ctx, keyId: p.keyId };
 }
 
-/** One conditional UPDATE: earmark the worst case if the available balance covers it. */
-export async function reserveCall(s: Services, ctx: CallContext, callId: string, amountMicros: bigint): Promise<Reservation> {
-  const r = await sql`
-    update wallets set reserved_micros = reserved_micros + ${amountMicros}
-     where tenant_id = ${ctx.tenantId} and balance_micros - reserved_micros >= ${amountMicros}`.execute(s.db);
-  if (!r.numAffectedRows) throw appError('insufficient_balance');
-  return { callId, tenantId: ctx.tenantId, projectId: ctx.projectId, amountMicros };
+export function reserveCall(s: Services, ctx: CallContext, callId: string, amountMicros: bigint): Promise<Reservation> {
+  return wallet.reserve(s, { tenantId: ctx.tenantId, projectId: ctx.projectId, callId, amountMicros });
 }
 
 export interface AttemptFacts {
   ctx: CallContext;
   call: CanonicalRequest;
   callId: string;
+  /** The first attempt's call id for escalated retries (D5); null for the first attempt. */
   parentCallId: string | null;
+  attempt: number;
   decision: Layer1Decision;
   modelClass: ModelClass;
   endpoint: RankedEndpoint;
   reservation: Reservation;
-  surface: string;
+  /** 'proxy:chat' and the like, or 'qa:judge'. */
+  channel: string;
   shape: ClientShape;
   latencyMs: number;
 }
 
 export interface SettleFacts extends AttemptFacts {
-  attempt: number;
   usage: Usage;
+  response: CanonicalResponse;
   qa: QaScore | null;
   escalated: boolean;
-  status: 'ok' | 'client_aborted';
-  responseText: string;
 }
 
-/** Debit the real cost, release the reservation and seal the AI_USAGE entry, in one transaction. */
-export async function settleAttempt(s: Services, f: SettleFacts): Promise<{ tokensSavedMicros: bigint | null }> {
-  const sv = savings({ actualModel: f.endpoint.model, benchmarkProvider: f.ctx.benchmarkProvider, modelClass: f.modelClass, usage: f.usage });
-  const cost = sv.actualCostMicros;
-  await s.db.transaction().execute((tx) =>
-    appendLedgerEntry(tx, s.secrets.ledger, {
-      tenantId: f.ctx.tenantId,
-      projectId: f.ctx.projectId,
-      eventType: 'AI_USAGE',
-      amountMicros: -cost,
-      releaseReservedMicros: f.reservation.amountMicros,
-      modelId: f.endpoint.model,
-      providerKey: f.endpoint.provider,
-      benchmarkProvider: f.ctx.benchmarkProvider,
-      benchmarkMethodologyVersion: sv.methodologyVersion,
-      actualCostUsdMicros: cost,
-      baselineCostUsdMicros: sv.baselineCostMicros,
-      benchmarkPricingVersion: sv.pricingVersion,
-      callId: f.callId,
-      at: s.clock.now(),
-    }),
-  );
-  return { tokensSavedMicros: sv.tokensSavedMicros };
+/** Everything a prompt says, for the analytics search excerpt. */
+function promptText(call: CanonicalRequest): string {
+  let out = call.system ? `${call.system}\n` : '';
+  for (const m of call.messages) {
+    for (const p of m.content) if (p.type === 'text') out += `${p.text}\n`;
+    if (out.length > wallet.PROMPT_EXCERPT_CHARS) break;
+  }
+  return out;
+}
+
+function routing(d: Layer1Decision): wallet.RoutingRecord {
+  return { taskFamily: d.taskFamily, complexity: d.complexity, tableVersion: d.tableVersion, features: d.features, appliedRules: d.appliedRules };
+}
+
+export async function settleAttempt(s: Services, f: SettleFacts): Promise<{ tokensSavedMicros: bigint | null; settled: wallet.SettledCall }> {
+  const settled = await wallet.settleCall(s, {
+    tenantId: f.ctx.tenantId,
+    projectId: f.ctx.projectId,
+    callId: f.callId,
+    keyId: f.ctx.keyId,
+    channel: f.channel,
+    clientShape: f.shape,
+    stream: f.call.stream,
+    conversationId: f.call.conversationId ?? null,
+    routing: routing(f.decision),
+    latencyMs: f.latencyMs,
+    promptExcerpt: promptText(f.call),
+    attempt: f.attempt,
+    parentCallId: f.parentCallId,
+    escalated: f.escalated,
+    reservation: f.reservation,
+    provider: f.endpoint.provider as ProviderKey,
+    model: f.endpoint.model,
+    region: f.endpoint.region,
+    modelClass: f.modelClass,
+    usage: f.usage,
+    benchmarkProvider: f.ctx.benchmarkProvider,
+    request: f.call,
+    response: f.response,
+  });
+  // The full QA score is written after the fact by the worker (never in the request path).
+  nudgeQaScoring(s);
+  return { tokensSavedMicros: settled.savings?.tokensSavedMicros ?? null, settled };
 }
 
 export async function failAttempt(s: Services, f: AttemptFacts & { error: string }): Promise<void> {
-  await sql`update wallets set reserved_micros = reserved_micros - ${f.reservation.amountMicros} where tenant_id = ${f.ctx.tenantId}`.execute(s.db);
+  await wallet.recordFailedCall(s, {
+    tenantId: f.ctx.tenantId,
+    projectId: f.ctx.projectId,
+    callId: f.callId,
+    keyId: f.ctx.keyId,
+    channel: f.channel,
+    clientShape: f.shape,
+    stream: f.call.stream,
+    conversationId: f.call.conversationId ?? null,
+    routing: routing(f.decision),
+    latencyMs: f.latencyMs,
+    promptExcerpt: promptText(f.call),
+    attempt: f.attempt,
+    parentCallId: f.parentCallId,
+    reservation: f.reservation,
+    provider: f.endpoint.provider as ProviderKey,
+    model: f.endpoint.model,
+    region: f.endpoint.region,
+    modelClass: f.modelClass,
+    benchmarkProvider: f.ctx.benchmarkProvider,
+    errorCode: f.error,
+  });
 }
-
-export async function emitEscalation(
-  _s: Services,
-  _ctx: CallContext,
-  _info: { fromCallId: string; fromClass: ModelClass; toClass: ModelClass; qa: QaScore; score: number; floor: number; taskFamily: string },
-): Promise<void> {}

@@ -32,6 +32,8 @@ export interface CallRequest {
   body: unknown;
   parseCtx?: ParseContext;
   principal: KeyPrincipal;
+  /** Recorded on the call log; defaults to 'proxy:<surface>'. */
+  channel?: string;
   conversationId?: string;
   /** Aborted when the client goes away: cancels the upstream request. */
   signal: AbortSignal;
@@ -100,33 +102,20 @@ export async function runCall(s: Services, deps: CallDeps, req: CallRequest, sin
   let parentId: string | null = null;
   for (let i = 0; i <= MAX_ESCALATIONS; i++) {
     const a = await startAttempt(s, deps, req, call, ctx, decision, modelClass, parentId);
-    const res = await deliverJson(s, deps, req, call, ctx, a, parentId);
+    const res = await deliverJson(s, deps, req, call, ctx, a, parentId, i + 1);
     const qa = inlineCheck(call, res.response);
     const score = overallScore(qa);
     const up = nextRung(a.modelClass);
     const escalate = shouldEscalate(qa, ctx.qualityFloor) && up !== null && i < MAX_ESCALATIONS;
     const settled = await deps.accounting.settleAttempt(s, {
-      ctx,
-      call,
-      callId: a.callId,
-      parentCallId: parentId,
-      attempt: i + 1,
-      decision: a.decision,
-      modelClass: a.modelClass,
-      endpoint: a.endpoint,
-      reservation: a.reservation,
+      ...facts(req, call, ctx, a, parentId, i + 1),
       usage: res.response.usage,
-      latencyMs: Date.now() - a.startedAt,
-      surface: req.surface,
-      shape: req.shape,
+      response: res.response,
       qa,
       escalated: escalate,
-      status: 'ok',
-      responseText: textOfResponse(res.response),
     });
     attempts.push({ a, res: res.response, qa, score, saved: settled.tokensSavedMicros });
     if (!escalate) break;
-    await deps.accounting.emitEscalation(s, ctx, { fromCallId: a.callId, fromClass: a.modelClass, toClass: up!, qa, score, floor: ctx.qualityFloor, taskFamily: decision.taskFamily });
     parentId = a.callId;
     modelClass = up!;
   }
@@ -147,10 +136,22 @@ export async function runCall(s: Services, deps: CallDeps, req: CallRequest, sin
   };
 }
 
-function textOfResponse(r: CanonicalResponse): string {
-  let out = '';
-  for (const p of r.content) out += p.type === 'text' ? p.text : `${p.name}(${p.arguments})`;
-  return out;
+/** The facts every settlement or failure of an attempt records. */
+function facts(req: CallRequest, call: CanonicalRequest, ctx: CallContext, a: Attempt, parentCallId: string | null, attempt: number) {
+  return {
+    ctx,
+    call,
+    callId: a.callId,
+    parentCallId,
+    attempt,
+    decision: a.decision,
+    modelClass: a.modelClass,
+    endpoint: a.endpoint,
+    reservation: a.reservation,
+    channel: req.channel ?? `proxy:${req.surface}`,
+    shape: req.shape,
+    latencyMs: Date.now() - a.startedAt,
+  };
 }
 
 function scopeOf(req: CallRequest): 'any' | ClientShape {
@@ -286,6 +287,7 @@ async function deliverJson(
   ctx: CallContext,
   attempt: Attempt & { endpoints: RankedEndpoint[] },
   parentCallId: string | null,
+  attemptNo: number,
 ): Promise<{ response: CanonicalResponse }> {
   try {
     const { res, endpoint, provider, wire } = await sendUpstream(s, deps, req, call, attempt);
@@ -301,20 +303,7 @@ async function deliverJson(
     if (!parsed.ok) throw appError('upstream_failed', `The upstream response could not be read: ${parsed.message}`);
     return { response: parsed.value };
   } catch (e) {
-    await deps.accounting.failAttempt(s, {
-      ctx,
-      call,
-      callId: attempt.callId,
-      parentCallId,
-      decision: attempt.decision,
-      modelClass: attempt.modelClass,
-      endpoint: attempt.endpoint,
-      reservation: attempt.reservation,
-      surface: req.surface,
-      shape: req.shape,
-      latencyMs: Date.now() - attempt.startedAt,
-      error: e instanceof AppError ? e.code : 'internal',
-    });
+    await deps.accounting.failAttempt(s, { ...facts(req, call, ctx, attempt, parentCallId, attemptNo), error: e instanceof AppError ? e.code : 'internal' });
     throw e;
   }
 }
@@ -332,20 +321,7 @@ async function deliverStream(
   try {
     upstream = await sendUpstream(s, deps, req, call, attempt);
   } catch (e) {
-    await deps.accounting.failAttempt(s, {
-      ctx,
-      call,
-      callId: attempt.callId,
-      parentCallId: null,
-      decision: attempt.decision,
-      modelClass: attempt.modelClass,
-      endpoint: attempt.endpoint,
-      reservation: attempt.reservation,
-      surface: req.surface,
-      shape: req.shape,
-      latencyMs: Date.now() - attempt.startedAt,
-      error: e instanceof AppError ? e.code : 'internal',
-    });
+    await deps.accounting.failAttempt(s, { ...facts(req, call, ctx, attempt, null, 1), error: e instanceof AppError ? e.code : 'internal' });
     throw e;
   }
   attempt.endpoint = upstream.endpoint;
@@ -370,26 +346,15 @@ async function deliverStream(
         inputTokens: usage.inputTokens ?? inputEstimate,
         outputTokens: usage.outputTokens ?? estimateTokens(counted.outputText),
       };
-      const qa = counted.complete ? inlineCheck(call, { id: attempt.callId, model: attempt.endpoint.model, content: [{ type: 'text', text: counted.outputText }], finishReason: 'stop', usage: finalUsage }) : null;
-      await deps.accounting.settleAttempt(s, {
-        ctx,
-        call,
-        callId: attempt.callId,
-        parentCallId: null,
-        attempt: 1,
-        decision: attempt.decision,
-        modelClass: attempt.modelClass,
-        endpoint: attempt.endpoint,
-        reservation: attempt.reservation,
+      // Streamed bytes cannot be taken back (D5): no escalation; the score feeds Layer 3 later.
+      const response: CanonicalResponse = {
+        id: attempt.callId,
+        model: attempt.endpoint.model,
+        content: [{ type: 'text', text: counted.outputText }],
+        finishReason: counted.complete ? 'stop' : 'error',
         usage: finalUsage,
-        latencyMs: Date.now() - attempt.startedAt,
-        surface: req.surface,
-        shape: req.shape,
-        qa,
-        escalated: false,
-        status: counted.complete ? 'ok' : 'client_aborted',
-        responseText: counted.outputText,
-      });
+      };
+      await deps.accounting.settleAttempt(s, { ...facts(req, call, ctx, attempt, null, 1), usage: finalUsage, response, qa: null, escalated: false });
     },
   });
   return { kind: 'streamed' };

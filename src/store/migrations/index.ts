@@ -4,10 +4,12 @@ import { Migrator, type Migration } from 'kysely';
 import type { Db } from '../db.ts';
 import * as m001 from './001-foundation.ts';
 import * as m002 from './002-money.ts';
+import * as m004 from './004-quality.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '001-foundation': m001,
   '002-money': m002,
+  '004-quality': m004,
 };
 
 export async function migrate(db: Db): Promise<void> {
