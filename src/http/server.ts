@@ -20,8 +20,29 @@ import auditLog from './api/users/audit.route.ts';
 import projects from './api/projects/projects.route.ts';
 import keys from './api/keys/keys.route.ts';
 import members from './api/members/members.route.ts';
+import eventStream from './api/events/stream.route.ts';
+import webhooks from './api/webhooks/webhooks.route.ts';
+import notifications from './api/users/notifications.route.ts';
+import insightsSummary from './api/insights/summary.route.ts';
 
-const API_ROUTES: RouteModule[] = [signup, login, refresh, logout, verifyEmail, me, sessions, tokens, auditLog, projects, keys, members];
+const API_ROUTES: RouteModule[] = [
+  signup,
+  login,
+  refresh,
+  logout,
+  verifyEmail,
+  me,
+  sessions,
+  tokens,
+  auditLog,
+  projects,
+  keys,
+  members,
+  eventStream,
+  webhooks,
+  notifications,
+  insightsSummary,
+];
 
 /** Extra route scopes (the proxy, events, billing pages) plug in here with their own error handling. */
 declare module 'fastify' {

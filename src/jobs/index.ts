@@ -2,6 +2,10 @@
 // a JobModule; this flat list is what the worker runs. Producers (the API) only need `boss.send`.
 import type PgBoss from 'pg-boss';
 import type { Services } from '../app/services.ts';
+import { webhookDeliverJob, webhookSweepJob } from './webhooks.job.ts';
+import { retentionJob } from './retention.job.ts';
+import { alertEmailJob, thresholdsJob } from './alerts.job.ts';
+import { digestsJob } from './digests.job.ts';
 
 export interface JobModule {
   /** Queue name; also the pg-boss queue created at start-up. */
@@ -10,7 +14,7 @@ export interface JobModule {
   register(boss: PgBoss, s: Services): Promise<void>;
 }
 
-export const JOBS: JobModule[] = [];
+export const JOBS: JobModule[] = [webhookDeliverJob, webhookSweepJob, retentionJob, thresholdsJob, alertEmailJob, digestsJob];
 
 export async function createQueues(boss: PgBoss): Promise<void> {
   for (const j of JOBS) await boss.createQueue(j.name);

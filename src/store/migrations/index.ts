@@ -3,9 +3,11 @@
 import { Migrator, type Migration } from 'kysely';
 import type { Db } from '../db.ts';
 import * as m001 from './001-foundation.ts';
+import * as m003 from './003-events.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '001-foundation': m001,
+  '003-events': m003,
 };
 
 export async function migrate(db: Db): Promise<void> {
