@@ -34,7 +34,7 @@ export function guardedLookup(hostname: string, options: LookupOptions, callback
     if (addresses.length === 0) return callback(new TargetRefused(`${hostname} does not resolve`), []);
     for (const a of addresses) {
       const reason = forbiddenAddressReason(a.address);
-      if (reason) return callback(new TargetRefused(`${hostname} resolves to ${a.address}, a ${reason}`), []);
+      if (reason) return callback(new TargetRefused(`${hostname} resolves to ${a.address}, not a public address (${reason})`), []);
     }
     if (options.all) callback(null, addresses);
     else callback(null, addresses[0].address, addresses[0].family);
@@ -58,7 +58,7 @@ export async function checkWebhookUrl(raw: string, allowPrivate: boolean): Promi
   const literal = ipLiteral(url.hostname);
   if (literal) {
     const reason = forbiddenAddressReason(literal);
-    return reason ? `must not target a ${reason}` : null;
+    return reason ? `must not target ${literal}, not a public address (${reason})` : null;
   }
   return new Promise((resolve) =>
     guardedLookup(url.hostname, { all: true }, (err) => {
@@ -88,7 +88,7 @@ export function createWebhookClient(opts: { allowPrivate: boolean; timeoutMs?: n
             const reason = forbiddenAddressReason(socket.remoteAddress ?? '');
             if (reason) {
               socket.destroy();
-              return cb(new TargetRefused(`connected address ${socket.remoteAddress} is a ${reason}`), null);
+              return cb(new TargetRefused(`connected address ${socket.remoteAddress} is not a public address (${reason})`), null);
             }
             cb(null, socket);
           }),
@@ -108,7 +108,7 @@ export function createWebhookClient(opts: { allowPrivate: boolean; timeoutMs?: n
         if (url.protocol !== 'https:') return done({ ok: false, statusCode: null, error: 'refused: the URL must be https', excerpt: null });
         const literal = ipLiteral(url.hostname);
         const reason = literal ? forbiddenAddressReason(literal) : null;
-        if (reason) return done({ ok: false, statusCode: null, error: `refused: ${literal} is a ${reason}`, excerpt: null });
+        if (reason) return done({ ok: false, statusCode: null, error: `refused: ${literal} is not a public address (${reason})`, excerpt: null });
       }
       if (Buffer.byteLength(body) > WEBHOOK_MAX_BODY_BYTES) {
         return done({ ok: false, statusCode: null, error: `refused: the body exceeds ${WEBHOOK_MAX_BODY_BYTES} bytes`, excerpt: null });
