@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { signupTenant, startTestServer, type TestServer } from '../../../../test/harness.ts';
 import { startReceiver, type Receiver } from '../../../../test/webhook-receiver.ts';
-import { eventually, tenantIdOf } from '../../../../test/tenant.ts';
+import { eventually, tenantIdOf } from '../../../../test/helpers.ts';
 import { emitEvent } from '../../../app/events.ts';
 import { getDelivery, listDeliveries } from '../../../app/webhooks.ts';
 import { checkWebhookUrl, createWebhookClient } from '../../../infra/webhook-client.ts';

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { signupTenant, startTestServer, type TestServer } from '../../../../test/harness.ts';
 import { startReceiver, verifyServiceSignature, verifyStandardSignature, type Receiver } from '../../../../test/webhook-receiver.ts';
-import { eventually, tenantIdOf } from '../../../../test/tenant.ts';
+import { eventually, tenantIdOf } from '../../../../test/helpers.ts';
 import { openStream } from '../../../../test/sse-client.ts';
 import { emitEvent, insertDeliveries } from '../../../app/events.ts';
 import { attemptDelivery, deliverDue, getDelivery, listDeliveries, MAX_WEBHOOKS_PER_TENANT, purgeExpired, RETRY_DELAYS_MS } from '../../../app/webhooks.ts';

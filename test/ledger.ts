@@ -1,0 +1,31 @@
+// Writing wallet movements for tests through the real ledger append (D8), at chosen times.
+import { randomUUID } from 'node:crypto';
+import type { Services } from '../src/app/services.ts';
+import { appendLedgerEntry } from '../src/app/ledger.ts';
+
+export function credit(s: Services, tenantId: string, micros: bigint, at = s.clock.now()) {
+  return s.db.transaction().execute((tx) => appendLedgerEntry(tx, s.secrets.ledger, { tenantId, projectId: null, eventType: 'ADJUSTMENT', amountMicros: micros, at }));
+}
+
+/** An AI_USAGE debit of `micros`; with costs, baseline − actual is the call's tokens saved. */
+export function usage(
+  s: Services,
+  tenantId: string,
+  projectId: string,
+  micros: bigint,
+  o: { at?: Date; callId?: string; actual?: bigint; baseline?: bigint } = {},
+) {
+  return s.db.transaction().execute((tx) =>
+    appendLedgerEntry(tx, s.secrets.ledger, {
+      tenantId,
+      projectId,
+      eventType: 'AI_USAGE',
+      amountMicros: -micros,
+      at: o.at ?? s.clock.now(),
+      callId: o.callId ?? randomUUID(),
+      actualCostUsdMicros: o.actual ?? micros,
+      baselineCostUsdMicros: o.baseline ?? null,
+      benchmarkProvider: o.baseline !== undefined ? 'openai' : null,
+    }),
+  );
+}
