@@ -38,3 +38,10 @@ export function decodeMail(raw: string): string {
     .replace(/=\n/g, '')
     .replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
 }
+
+/** Access tokens last 15 minutes and some tests move the clock by days: sign in again. */
+export async function signIn(srv: TestServer, t: { email: string; password: string }): Promise<string> {
+  const r = await srv.api('POST', '/api/auth/login', { body: { email: t.email, password: t.password } });
+  if (r.status !== 200) throw new Error(`login failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.data.tokens.accessToken as string;
+}

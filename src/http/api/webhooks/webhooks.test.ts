@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { signupTenant, startTestServer, type TestServer } from '../../../../test/harness.ts';
 import { startReceiver, verifyServiceSignature, verifyStandardSignature, type Receiver } from '../../../../test/webhook-receiver.ts';
-import { eventually, tenantIdOf } from '../../../../test/helpers.ts';
+import { eventually, signIn, tenantIdOf } from '../../../../test/helpers.ts';
 import { openStream } from '../../../../test/sse-client.ts';
 import { emitEvent, insertDeliveries } from '../../../app/events.ts';
 import { attemptDelivery, deliverDue, getDelivery, listDeliveries, MAX_WEBHOOKS_PER_TENANT, purgeExpired, RETRY_DELAYS_MS } from '../../../app/webhooks.ts';
@@ -31,13 +31,6 @@ async function setup(events = ['connector.connected'], path = '/hook') {
   const r = await srv.api('POST', '/api/webhooks', { token: t.accessToken, body: { url: `${rx.url}${path}`, events, description: 'test hook' } });
   assert.equal(r.status, 201, JSON.stringify(r.body));
   return { t, tenantId, hook: r.body.data.webhook, secret: r.body.data.secret as string };
-}
-
-/** Access tokens last 15 minutes and these tests move the clock by hours: sign in again. */
-async function signIn(t: { email: string; password: string }) {
-  const r = await srv.api('POST', '/api/auth/login', { body: { email: t.email, password: t.password } });
-  assert.equal(r.status, 200);
-  return r.body.data.tokens.accessToken as string;
 }
 
 const emitConnector = (tenantId: string, projectId: string, tool = 'cursor') =>
@@ -230,7 +223,7 @@ describe('delivery', () => {
     }
     srv.clock.advance(24 * 3_600_000);
     assert.equal(await attemptDelivery(s, id), null, 'a dropped delivery is never attempted again');
-    const token = await signIn(t);
+    const token = await signIn(srv, t);
     const detail = (await srv.api('GET', `/api/webhooks/deliveries/${id}`, { token })).body.data;
     assert.deepEqual(detail.attemptLog.map((a: { attempt: number }) => a.attempt), [1, 2, 3, 4, 5, 6]);
     assert.ok(detail.attemptLog.every((a: { statusCode: number; succeeded: boolean; trigger: string }) => a.statusCode === 500 && !a.succeeded && a.trigger === 'scheduled'));
@@ -344,7 +337,7 @@ describe('retention', () => {
     assert.equal((await attemptsReach(t.accessToken, d.id, 2)).status, 'succeeded');
     srv.clock.advance(30 * 24 * 3_600_000 - RETRY_DELAYS_MS[0] - 1_000);
     await purgeExpired(srv.services);
-    const token = await signIn(t);
+    const token = await signIn(srv, t);
     assert.equal((await srv.api('GET', `/api/webhooks/deliveries/${d.id}`, { token })).status, 200, 'still there just before 30 days');
     srv.clock.advance(2_000);
     const r = await purgeExpired(srv.services);
