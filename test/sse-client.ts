@@ -70,7 +70,7 @@ export async function openStream(
           resolve(v);
         } else if (finished) {
           cleanup();
-          reject(new Error(`stream ended while waiting for ${what}; got ${JSON.stringify(records.map((r) => r.event))}`));
+          reject(new Error(`stream ended (HTTP ${res.status}) while waiting for ${what}; got ${JSON.stringify(records.map((r) => r.event))} ${text.slice(0, 200)}`));
         }
       };
       const t = setTimeout(() => {
