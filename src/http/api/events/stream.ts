@@ -106,8 +106,13 @@ export function serveEventStream(s: Services, req: IncomingMessage, res: ServerR
       for (const m of held) send(m);
       held = [];
       const viewers = await s.bus.touchPresence(o.projectId, viewerId, presenceTtl);
+      if (!open) {
+        // The client left while presence was being recorded: undo it quietly.
+        await s.bus.leavePresence(o.projectId, viewerId);
+        return;
+      }
       joined = true;
-      if (open) await presence('joined', viewers);
+      await presence('joined', viewers);
     })
     .catch((e) => {
       s.log.warn(e, 'event stream failed');
