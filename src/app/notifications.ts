@@ -149,7 +149,9 @@ export async function walletRunway(db: Executor, tenantId: string, now: Date): P
     .where('created_at', '<=', now)
     .executeTakeFirstOrThrow();
   const burnMicros = BigInt(b.burn);
-  const runwayDays = burnMicros > 0n ? Number((w.balance_micros * BigInt(RUNWAY_WINDOW_DAYS) * 10n) / burnMicros) / 10 : null;
+  // Days are a ratio, not money: exact tenths from bigints, then a number for display.
+  const tenthsOfDays = burnMicros > 0n ? (w.balance_micros * BigInt(RUNWAY_WINDOW_DAYS) * 10n) / burnMicros : null;
+  const runwayDays = tenthsOfDays === null ? null : Number(tenthsOfDays) / 10;
   return { balanceMicros: w.balance_micros, burnMicros, runwayDays };
 }
 
