@@ -314,6 +314,31 @@ async function targetOf(s: Services, d: { tenant_id: string; webhook_id: string 
   return { url: n.webhook_url, secret: decryptSecret(key, n.webhook_secret_enc, userWebhookAad(d.tenant_id, d.user_id!)) };
 }
 
+type AttemptResult = { ok: boolean; statusCode: number | null; error: string | null; durationMs: number; excerpt: string | null };
+const failure = (error: string): AttemptResult => ({ ok: false, statusCode: null, error, durationMs: 0, excerpt: null });
+
+/** Sign and send one attempt; `permanent` failures end the delivery without retries. */
+async function send(
+  s: Services,
+  d: { id: string; tenant_id: string; webhook_id: string | null; user_id: string | null; event_type: string; body: string },
+  at: Date,
+): Promise<{ result: AttemptResult; signature: string | null; permanent: boolean }> {
+  let target: Awaited<ReturnType<typeof targetOf>>;
+  try {
+    target = await targetOf(s, d);
+  } catch {
+    // Retried, not final: a replica started with another LEDGER_SECRET must not drop deliveries.
+    return { result: failure('the signing secret cannot be decrypted (was LEDGER_SECRET changed?)'), signature: null, permanent: false };
+  }
+  if (typeof target === 'string') return { result: failure(`dropped: ${target}`), signature: null, permanent: true };
+  const headers = signDelivery({ secret: target.secret, deliveryId: d.id, eventType: d.event_type, body: d.body, at });
+  return {
+    result: await s.webhookClient.send(target.url, { ...headers }, d.body),
+    signature: headers['x-service-signature'],
+    permanent: Buffer.byteLength(d.body) > WEBHOOK_MAX_BODY_BYTES,
+  };
+}
+
 /**
  * Make the attempt that is due on delivery `id`, if any (not due, leased by another worker, or
  * finished: nothing happens). Returns the delivery's status afterwards, or null when nothing was done.
@@ -331,19 +356,7 @@ export async function attemptDelivery(s: Services, id: string): Promise<'pending
     .executeTakeFirst();
   if (!d) return null;
   const attempt = d.attempts + 1;
-  const target = await targetOf(s, d);
-  let result: { ok: boolean; statusCode: number | null; error: string | null; durationMs: number; excerpt: string | null };
-  let signature: string | null = null;
-  let permanent = false;
-  if (typeof target === 'string') {
-    result = { ok: false, statusCode: null, error: `dropped: ${target}`, durationMs: 0, excerpt: null };
-    permanent = true;
-  } else {
-    const headers = signDelivery({ secret: target.secret, deliveryId: d.id, eventType: d.event_type, body: d.body, at: startedAt });
-    signature = headers['x-service-signature'];
-    permanent = Buffer.byteLength(d.body) > WEBHOOK_MAX_BODY_BYTES;
-    result = await s.webhookClient.send(target.url, { ...headers }, d.body);
-  }
+  const { result, signature, permanent } = await send(s, d, startedAt);
   const finishedAt = s.clock.now();
   const next = result.ok || permanent || d.replay_requested ? null : nextAttemptAt(attempt, finishedAt);
   const status = result.ok ? 'succeeded' : next ? 'pending' : 'failed';
