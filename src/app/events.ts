@@ -19,6 +19,7 @@ import { MODEL_CLASSES } from '../core/model-class.ts';
 import { COMPLEXITIES, TASK_FAMILIES } from '../core/routing/vocabulary.ts';
 import { STAGES, STAGE_EVENTS } from '../core/stage.ts';
 import { enqueueJobs, QUEUES } from '../jobs/queues.ts';
+import { getDefaultProjectId } from './projects.ts';
 
 export type { EventFrame } from '../infra/bus/bus.ts';
 
@@ -120,16 +121,7 @@ export type TypedFrame<T extends EventType> = Omit<EventFrame, 'type' | 'payload
 async function resolveProject(db: Executor, tenantId: string, projectId: string | undefined, type: EventType): Promise<string> {
   if (projectId) return projectId;
   if (!TENANT_WIDE.has(type)) throw new Error(`event ${type} needs a projectId`);
-  const row = await db
-    .selectFrom('projects')
-    .select('id')
-    .where('tenant_id', '=', tenantId)
-    .where('deleted_at', 'is', null)
-    .orderBy('is_default', 'desc')
-    .orderBy('created_at', 'asc')
-    .limit(1)
-    .executeTakeFirstOrThrow();
-  return row.id;
+  return getDefaultProjectId(db, tenantId);
 }
 
 /** Validate the payload and build the frame of spec §6 (field order fixed: it is also the webhook body). */

@@ -63,34 +63,29 @@ export interface ConnectorInput {
   actorUserId?: string | null;
 }
 
+function connectorEvent(t: Tx, type: 'connector.connected' | 'connector.disconnected', c: ConnectorInput, at: Date) {
+  return enqueueEventInTx(t, {
+    type,
+    tenantId: c.tenantId,
+    projectId: c.projectId,
+    actorUserId: c.actorUserId ?? null,
+    at,
+    payload: { tool: c.tool, tier: c.tier, reason: c.reason },
+  });
+}
+
 /** A connector works (successful connection test or first call): `connector.connected`, and onboarding → connected. */
 export async function connectorConnected(s: Services, tx: TxOrNull, c: ConnectorInput): Promise<void> {
   await inTx(s, tx, async (t) => {
     const at = s.clock.now();
-    await enqueueEventInTx(t, {
-      type: 'connector.connected',
-      tenantId: c.tenantId,
-      projectId: c.projectId,
-      actorUserId: c.actorUserId ?? null,
-      at,
-      payload: { tool: c.tool, tier: c.tier, reason: c.reason },
-    });
+    await connectorEvent(t, 'connector.connected', c, at);
     await advanceStage(s, t, c.projectId, c.reason === 'connection_test' ? 'connection_test' : 'call', { actorUserId: c.actorUserId, at });
   });
 }
 
 /** A connector stopped working or was removed: `connector.disconnected`. */
 export async function connectorDisconnected(s: Services, tx: TxOrNull, c: ConnectorInput): Promise<void> {
-  await inTx(s, tx, (t) =>
-    enqueueEventInTx(t, {
-      type: 'connector.disconnected',
-      tenantId: c.tenantId,
-      projectId: c.projectId,
-      actorUserId: c.actorUserId ?? null,
-      at: s.clock.now(),
-      payload: { tool: c.tool, tier: c.tier, reason: c.reason },
-    }),
-  );
+  await inTx(s, tx, (t) => connectorEvent(t, 'connector.disconnected', c, s.clock.now()));
 }
 
 /**

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { signupTenant, startTestServer, type TestServer } from '../../../../test/harness.ts';
 import { openStream } from '../../../../test/sse-client.ts';
+import { tenantIdOf } from '../../../../test/helpers.ts';
 import { emitEvent, enqueueEventInTx, kickOutbox } from '../../../app/events.ts';
 import { connectorConnected } from '../../../app/stages.ts';
 
@@ -18,12 +19,6 @@ after(() => srv.close());
 const streamUrl = (projectId: string, q = '') => `${srv.url}/api/service/projects/${projectId}/events${q}`;
 const connectorEvent = (tenantId: string, projectId: string, tool: string) =>
   emitEvent(srv.services, { type: 'connector.connected', tenantId, projectId, payload: { tool, tier: 1, reason: 'test' } });
-
-async function tenantIdOf(token: string): Promise<string> {
-  const r = await srv.api('GET', '/api/users/me', { token });
-  const row = await srv.services.db.selectFrom('memberships').select('tenant_id').where('user_id', '=', r.body.data.id).executeTakeFirstOrThrow();
-  return row.tenant_id;
-}
 
 describe('framing', () => {
   test('connected first, then heartbeats as comments every SSE_HEARTBEAT_MS, with no-buffering headers', async () => {
@@ -53,7 +48,7 @@ describe('framing', () => {
 
   test('event frames carry event, id and the JSON frame; ids increase', async () => {
     const t = await signupTenant(srv);
-    const tenantId = await tenantIdOf(t.accessToken);
+    const tenantId = await tenantIdOf(srv, t.userId);
     const c = await openStream(streamUrl(t.defaultProjectId), { token: t.accessToken });
     try {
       await c.next('connected');
@@ -120,7 +115,7 @@ describe('access', () => {
 describe('resume', () => {
   test('Last-Event-ID (header or ?lastEventId=) replays exactly what was missed, then continues live', async () => {
     const t = await signupTenant(srv);
-    const tenantId = await tenantIdOf(t.accessToken);
+    const tenantId = await tenantIdOf(srv, t.userId);
     const c1 = await openStream(streamUrl(t.defaultProjectId), { token: t.accessToken });
     await c1.next('connected');
     await connectorEvent(tenantId, t.defaultProjectId, 'seen');
@@ -175,7 +170,7 @@ describe('presence', () => {
 describe('outbox', () => {
   test('an event written in a transaction leaves only if it commits, at once with a kick, by the poll without', async () => {
     const t = await signupTenant(srv);
-    const tenantId = await tenantIdOf(t.accessToken);
+    const tenantId = await tenantIdOf(srv, t.userId);
     const c = await openStream(streamUrl(t.defaultProjectId), { token: t.accessToken });
     try {
       await c.next('connected');
@@ -206,7 +201,7 @@ describe('outbox', () => {
 
   test('a connection test moves onboarding → connected: connector.connected then stage.changed', async () => {
     const t = await signupTenant(srv);
-    const tenantId = await tenantIdOf(t.accessToken);
+    const tenantId = await tenantIdOf(srv, t.userId);
     const c = await openStream(streamUrl(t.defaultProjectId), { token: t.accessToken });
     try {
       await c.next('connected');
