@@ -19,8 +19,8 @@ const schema = z.object({
   PUBLIC_URL: z.url().optional(),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
-  /** Prefix of every Redis key (rate limits, event streams), so deployments can share a Redis. */
-  REDIS_KEY_PREFIX: z.string().min(1).max(64).default('sb:'),
+  /** Prefix of every Redis key (rate-limit buckets, event streams, presence): lets deployments share a Redis. */
+  REDIS_KEY_PREFIX: z.string().regex(/^[\w:.-]{1,64}$/, 'must be 1-64 characters of letters, digits, : . _ -').default('sb:'),
   /** Secrets for JWTs and ledger seals. Generated and kept in DATA_DIR when unset. */
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   LEDGER_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),

@@ -6,8 +6,9 @@ import { appError } from '../core/errors.ts';
 import type { ProviderKey } from '../core/providers.ts';
 import { decodeCursor, toPage, type PageQuery } from './pagination.ts';
 
-export const STAGES = ['onboarding', 'connected', 'live', 'paused'] as const;
-export type Stage = (typeof STAGES)[number];
+import type { Stage } from '../core/stage.ts';
+
+export { STAGES, type Stage } from '../core/stage.ts';
 export const DEFAULT_QUALITY_FLOOR = 0.6;
 
 export interface ProjectView {

@@ -10,6 +10,11 @@ import { systemClock, type Clock } from '../infra/clock.ts';
 import { MemoryRateLimiter } from '../infra/limiter/memory.ts';
 import { RedisRateLimiter } from '../infra/limiter/redis.ts';
 import type { RateLimiter } from '../infra/limiter/limiter.ts';
+import type { EventBus } from '../infra/bus/bus.ts';
+import { MemoryEventBus } from '../infra/bus/memory.ts';
+import { RedisEventBus } from '../infra/bus/redis.ts';
+import { OutboxRelay } from './outbox.ts';
+import { createWebhookClient } from '../infra/webhook-client.ts';
 import { createMailer } from '../infra/mailer.ts';
 import { createPaymentProcessor } from '../infra/payments/index.ts';
 import { BRANDS } from '../core/providers.ts';
@@ -78,16 +83,21 @@ export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Prom
     await migrate(db);
 
     const clock = opts.clock ?? systemClock;
+    const log = consoleLogger(cfg.LOG_LEVEL);
     let limiter: RateLimiter;
+    let bus: EventBus;
+    const onBusError = (e: unknown) => log.warn(e, 'event bus error');
     if (cfg.REDIS_URL) {
       const { Redis } = await import('ioredis');
       const redis = new Redis(cfg.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false });
       closers.push(() => redis.quit());
       limiter = new RedisRateLimiter(redis, `${cfg.REDIS_KEY_PREFIX}rl:`);
+      bus = new RedisEventBus(redis, { prefix: cfg.REDIS_KEY_PREFIX, onError: onBusError });
     } else {
       limiter = new MemoryRateLimiter(clock);
+      bus = new MemoryEventBus({ onError: onBusError });
     }
-    const log = consoleLogger(cfg.LOG_LEVEL);
+    closers.push(() => bus.close());
     const publicUrl = cfg.PUBLIC_URL ?? `http://${cfg.HOST.includes(':') ? `[${cfg.HOST}]` : cfg.HOST}:${cfg.PORT}`;
     const keyCache = new KeyCache(db, clock);
     const flush = setInterval(() => keyCache.flushLastUsed().catch((e) => log.warn(e, 'last-used flush failed')), 5_000);
@@ -110,7 +120,7 @@ export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Prom
     rules.start();
     closers.push(async () => rules.stop());
 
-    const services: Services = {
+    const base: Omit<Services, 'outbox'> = {
       config: cfg,
       db,
       clock,
@@ -124,8 +134,18 @@ export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Prom
       calls: buildCallDeps(cfg, opts.simUrl ?? null, rules.current),
       rules,
       payments: createPaymentProcessor(cfg),
+      bus,
+      webhookClient: createWebhookClient({ allowPrivate: cfg.ALLOW_PRIVATE_WEBHOOK_TARGETS }),
     };
-    closers.push(() => services.calls.upstream.close());
+    closers.push(() => base.calls.upstream.close());
+    closers.push(() => base.webhookClient.close());
+    // The relay needs the finished container, and the container holds the relay.
+    const services = base as Services;
+    services.outbox = new OutboxRelay(services);
+    if (opts.http !== false || opts.worker) {
+      services.outbox.start();
+      closers.push(() => services.outbox.close());
+    }
     if (opts.worker) await startWorker(boss, services);
 
     let app: App | null = null;

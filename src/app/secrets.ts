@@ -6,6 +6,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config.ts';
 import type { Secrets } from './services.ts';
+import { deriveKey } from '../core/secret-box.ts';
 
 export async function loadSecrets(cfg: Config): Promise<Secrets> {
   let jwt = cfg.JWT_SECRET;
@@ -27,4 +28,21 @@ export async function loadSecrets(cfg: Config): Promise<Secrets> {
     ledger ??= stored.ledger;
   }
   return { jwt: new TextEncoder().encode(jwt), ledger: Buffer.from(ledger!, 'utf8') };
+}
+
+const derived = new WeakMap<Secrets, Buffer>();
+
+/**
+ * The key that encrypts webhook signing secrets at rest (webhooks and users' alert webhooks):
+ * HKDF-SHA256 of the ledger secret with the label `switchboard/webhook-secret/v1`, used with
+ * AES-256-GCM (core/secret-box.ts). Secrets are never hashed because deliveries sign with them,
+ * and never logged. Rotating LEDGER_SECRET makes them undecryptable: rotate webhook secrets then.
+ */
+export function webhookSecretKey(secrets: Secrets): Buffer {
+  let k = derived.get(secrets);
+  if (!k) {
+    k = deriveKey(secrets.ledger, 'webhook-secret/v1');
+    derived.set(secrets, k);
+  }
+  return k;
 }

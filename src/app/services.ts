@@ -6,6 +6,9 @@ import type { Clock } from '../infra/clock.ts';
 import type { RateLimiter } from '../infra/limiter/limiter.ts';
 import type { Mailer } from '../infra/mailer.ts';
 import type { KeyCache } from './keys.ts';
+import type { EventBus } from '../infra/bus/bus.ts';
+import type { OutboxRelay } from './outbox.ts';
+import type { WebhookClient } from '../infra/webhook-client.ts';
 import type PgBoss from 'pg-boss';
 import type { CallDeps } from './call/pipeline.ts';
 import type { RulesCache } from './quality/rules.ts';
@@ -43,4 +46,10 @@ export interface Services {
   rules: RulesCache;
   /** Takes the money for top-ups: the sandbox by default, Stripe when configured (D11). */
   payments: PaymentProcessor;
+  /** Project event streams (in-process, or Redis Streams with REDIS_URL). */
+  bus: EventBus;
+  /** Relays events written with enqueueEventInTx; `kick()` after a commit publishes at once. */
+  outbox: OutboxRelay;
+  /** Outbound webhook HTTP with the SSRF rules of D10 applied at connect time. */
+  webhookClient: WebhookClient;
 }

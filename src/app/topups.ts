@@ -10,6 +10,9 @@ import type { PaymentProcessorName, TopupStatus } from '../store/schema.ts';
 import { appError } from '../core/errors.ts';
 import { TOPUP_MAX_MICROS, TOPUP_MIN_MICROS, isWholeCents } from '../core/money.ts';
 import { appendLedgerEntry } from './ledger.ts';
+import { emitWalletTopup } from './stages.ts';
+import { kickOutbox } from './events.ts';
+import { checkWalletThresholds } from './notifications.ts';
 import type { ProcessorEvent } from '../infra/payments/processor.ts';
 
 export const AUTO_TOPUP_QUEUE = 'wallet-auto-topup';
@@ -151,7 +154,16 @@ export async function creditTopup(
         )
         .execute();
     }
-    return { credited: true, topupId: t.id, status: 'credited' as const, balanceAfterMicros: entry.balanceAfterMicros };
+    // wallet.topup on every project stream, and projects paused for an empty wallet resume (D10, D4).
+    await emitWalletTopup(s, tx, { tenantId: t.tenant_id, ledgerEntryId: entry.id, amountMicros: t.amount_micros, balanceAfterMicros: entry.balanceAfterMicros, at });
+    return { credited: true, topupId: t.id, status: 'credited' as const, balanceAfterMicros: entry.balanceAfterMicros, tenantId: t.tenant_id };
+  }).then(async (r: CreditResult & { tenantId?: string }) => {
+    const { tenantId, ...result } = r;
+    if (result.credited && tenantId) {
+      kickOutbox(s);
+      await checkWalletThresholds(s, tenantId);
+    }
+    return result;
   });
 }
 

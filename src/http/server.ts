@@ -29,6 +29,10 @@ import baseline from './api/baseline/baseline.route.ts';
 import invoices from './api/invoices/invoices.route.ts';
 import sandboxCheckout from './api/billing/sandbox.route.ts';
 import stripeWebhook from './api/billing/stripe-webhook.route.ts';
+import eventStream from './api/events/stream.route.ts';
+import webhooks from './api/webhooks/webhooks.route.ts';
+import notifications from './api/users/notifications.route.ts';
+import insightsSummary from './api/insights/summary.route.ts';
 
 const API_ROUTES: RouteModule[] = [
   signup,
@@ -51,6 +55,10 @@ const API_ROUTES: RouteModule[] = [
   invoices,
   sandboxCheckout,
   stripeWebhook,
+  eventStream,
+  webhooks,
+  notifications,
+  insightsSummary,
 ];
 
 /** Extra route scopes (the proxy, events, billing pages) plug in here with their own error handling. */

@@ -6,6 +6,10 @@ import reservationSweep from './reservation-sweep.job.ts';
 import autoTopup from './auto-topup.job.ts';
 import { qaScoreJob } from './qa-score.job.ts';
 import { layer3DeriveJob } from './layer3-derive.job.ts';
+import { webhookDeliverJob, webhookSweepJob } from './webhooks.job.ts';
+import { retentionJob } from './retention.job.ts';
+import { alertEmailJob, thresholdsJob } from './alerts.job.ts';
+import { digestsJob } from './digests.job.ts';
 
 export interface JobModule {
   /** Queue name; also the pg-boss queue created at start-up. */
@@ -16,7 +20,18 @@ export interface JobModule {
   register(boss: PgBoss, s: Services): Promise<void>;
 }
 
-export const JOBS: JobModule[] = [reservationSweep, autoTopup, qaScoreJob, layer3DeriveJob];
+export const JOBS: JobModule[] = [
+  reservationSweep,
+  autoTopup,
+  qaScoreJob,
+  layer3DeriveJob,
+  webhookDeliverJob,
+  webhookSweepJob,
+  retentionJob,
+  thresholdsJob,
+  alertEmailJob,
+  digestsJob,
+];
 
 export async function createQueues(boss: PgBoss): Promise<void> {
   for (const j of JOBS) await boss.createQueue(j.name, { ...j.options, name: j.name });

@@ -93,6 +93,9 @@ export interface ProjectsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   deleted_at: NullableTimestamp;
+  /** 003-events: what paused the project (D4), and when its budget was last found exhausted. */
+  paused_for: 'budget' | 'wallet' | null;
+  budget_exhausted_at: NullableTimestamp;
 }
 
 export interface ApiKeysTable {
@@ -297,6 +300,85 @@ export interface Layer3RuleChangesTable {
   created_at: Timestamp;
 }
 
+export interface EventOutboxTable {
+  id: Generated<bigint>;
+  tenant_id: string;
+  project_id: string;
+  frame: Json<Record<string, unknown>>;
+  tenant_wide: Generated<boolean>;
+  created_at: Timestamp;
+  published_at: NullableTimestamp;
+}
+
+export interface WebhooksTable {
+  id: string;
+  tenant_id: string;
+  url: string;
+  events: string[];
+  description: string;
+  secret_enc: string;
+  secret_hint: string;
+  enabled: Generated<boolean>;
+  created_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface NotificationSettingsTable {
+  tenant_id: string;
+  user_id: string;
+  balance_threshold_micros: bigint | null;
+  runway_threshold_days: number | null;
+  escalation_alert: Generated<boolean>;
+  digest_cadence: Generated<'daily' | 'weekly' | 'off'>;
+  webhook_url: string | null;
+  webhook_secret_enc: string | null;
+  channel: Generated<'email' | 'webhook'>;
+  balance_alert_armed: Generated<boolean>;
+  runway_alert_armed: Generated<boolean>;
+  updated_at: Timestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  tenant_id: string;
+  webhook_id: string | null;
+  user_id: string | null;
+  event_type: string;
+  body: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: Generated<number>;
+  next_attempt_at: NullableTimestamp;
+  lease_until: NullableTimestamp;
+  last_status_code: number | null;
+  last_error: string | null;
+  signature: string | null;
+  replay_requested: Generated<boolean>;
+  created_at: Timestamp;
+  completed_at: NullableTimestamp;
+}
+
+export interface WebhookDeliveryAttemptsTable {
+  id: Generated<bigint>;
+  delivery_id: string;
+  attempt: number;
+  trigger: 'scheduled' | 'replay';
+  started_at: Timestamp;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  response_excerpt: string | null;
+  succeeded: boolean;
+}
+
+export interface DigestSendsTable {
+  tenant_id: string;
+  user_id: string;
+  cadence: 'daily' | 'weekly';
+  period_start: string;
+  sent_at: Timestamp;
+}
+
 export interface DB {
   tenants: TenantsTable;
   users: UsersTable;
@@ -318,4 +400,10 @@ export interface DB {
   invoices: InvoicesTable;
   layer3_rulesets: Layer3RulesetsTable;
   layer3_rule_changes: Layer3RuleChangesTable;
+  event_outbox: EventOutboxTable;
+  webhooks: WebhooksTable;
+  notification_settings: NotificationSettingsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
+  digest_sends: DigestSendsTable;
 }

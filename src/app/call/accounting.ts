@@ -11,6 +11,11 @@ import type { ModelClass } from '../../core/model-class.ts';
 import type { QaScore } from '../../core/quality/index.ts';
 import type { ProviderKey } from '../../core/providers.ts';
 import * as wallet from '../wallet.ts';
+import { savings } from '../../core/pricing/cost.ts';
+import { CHANNELS, enqueueLlmCall, kickOutbox } from '../events.ts';
+import { advanceStage, budgetExhausted, walletExhausted } from '../stages.ts';
+import { checkWalletThresholds, emitRoutingEscalated } from '../notifications.ts';
+import { AppError } from '../../core/errors.ts';
 import { nudgeQaScoring } from '../../jobs/qa-score.job.ts';
 
 export type CallContext = wallet.CallContext & { keyId: string };
@@ -21,9 +26,47 @@ export async function loadCallContext(s: Services, p: KeyPrincipal): Promise<Cal
   return { ...ctx, keyId: p.keyId };
 }
 
-export function reserveCall(s: Services, ctx: CallContext, callId: string, amountMicros: bigint): Promise<Reservation> {
-  return wallet.reserve(s, { tenantId: ctx.tenantId, projectId: ctx.projectId, callId, amountMicros });
+export async function reserveCall(s: Services, ctx: CallContext, callId: string, amountMicros: bigint): Promise<Reservation> {
+  try {
+    return await wallet.reserve(s, { tenantId: ctx.tenantId, projectId: ctx.projectId, callId, amountMicros });
+  } catch (e) {
+    // A refused call pauses the project (D4) and tells the stream: off the answer's path.
+    if (e instanceof AppError && e.code === 'insufficient_balance') {
+      walletExhausted(s, null, ctx.tenantId).catch((err) => s.log.warn(err, 'wallet-exhausted stage move failed'));
+    } else if (e instanceof AppError && e.code === 'budget_exceeded' && ctx.monthlyBudgetMicros !== null) {
+      noteBudgetExhausted(s, ctx).catch((err) => s.log.warn(err, 'budget-exhausted event failed'));
+    }
+    throw e;
+  }
 }
+
+async function noteBudgetExhausted(s: Services, ctx: CallContext): Promise<void> {
+  const now = s.clock.now();
+  const month = `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
+  const row = await s.db
+    .selectFrom('project_spend')
+    .select('spent_micros')
+    .where('project_id', '=', ctx.projectId)
+    .where('month', '=', new Date(`${month}-01T00:00:00Z`))
+    .executeTakeFirst();
+  await budgetExhausted(s, null, { tenantId: ctx.tenantId, projectId: ctx.projectId, monthlyBudgetMicros: ctx.monthlyBudgetMicros!, spentMicros: row?.spent_micros ?? 0n, month });
+}
+
+/** Threshold alerts are re-evaluated at most this often per tenant and process (a job does the work). */
+const THRESHOLD_CHECK_EVERY_MS = 1_000;
+const lastThresholdCheck = new Map<string, number>();
+function maybeCheckThresholds(s: Services, tenantId: string): void {
+  const now = Date.now();
+  if (now - (lastThresholdCheck.get(tenantId) ?? 0) < THRESHOLD_CHECK_EVERY_MS) return;
+  if (lastThresholdCheck.size > 100_000) lastThresholdCheck.clear();
+  lastThresholdCheck.set(tenantId, now);
+  checkWalletThresholds(s, tenantId).catch((e) => s.log.warn(e, 'threshold check failed'));
+}
+
+const channelOf = (c: string): (typeof CHANNELS)[number] => {
+  const head = c.split(':')[0];
+  return (CHANNELS as readonly string[]).includes(head) ? (head as (typeof CHANNELS)[number]) : 'proxy';
+};
 
 export interface AttemptFacts {
   ctx: CallContext;
@@ -46,7 +89,11 @@ export interface SettleFacts extends AttemptFacts {
   usage: Usage;
   response: CanonicalResponse;
   qa: QaScore | null;
+  /** Overall inline score, when the response was checked inline. */
+  qaOverall?: number;
   escalated: boolean;
+  /** The rung the next attempt climbs to, when this one escalated. */
+  escalatedTo?: ModelClass;
 }
 
 /** Everything a prompt says, for the analytics search excerpt. */
@@ -64,6 +111,9 @@ function routing(d: Layer1Decision): wallet.RoutingRecord {
 }
 
 export async function settleAttempt(s: Services, f: SettleFacts): Promise<{ tokensSavedMicros: bigint | null; settled: wallet.SettledCall }> {
+  // The event needs the cost and savings inside the transaction; the same pure math settlement uses.
+  const sv = savings({ actualModel: f.endpoint.model, benchmarkProvider: f.ctx.benchmarkProvider, modelClass: f.modelClass, usage: f.usage });
+  const at = s.clock.now();
   const settled = await wallet.settleCall(s, {
     tenantId: f.ctx.tenantId,
     projectId: f.ctx.projectId,
@@ -88,7 +138,47 @@ export async function settleAttempt(s: Services, f: SettleFacts): Promise<{ toke
     benchmarkProvider: f.ctx.benchmarkProvider,
     request: f.call,
     response: f.response,
+    // Same transaction as the debit (D8): the llm.call event, the stage move, the escalation event.
+    extra: async (tx) => {
+      await enqueueLlmCall(tx, {
+        tenantId: f.ctx.tenantId,
+        projectId: f.ctx.projectId,
+        at,
+        call: {
+          callId: f.callId,
+          modelClass: f.modelClass,
+          taskFamily: f.decision.taskFamily,
+          complexity: f.decision.complexity,
+          inputTokens: f.usage.inputTokens,
+          outputTokens: f.usage.outputTokens,
+          costMicros: sv.actualCostMicros,
+          savingsTokens: sv.tokensSavedMicros,
+          escalated: f.escalated,
+          latencyMs: f.latencyMs,
+          channel: channelOf(f.channel),
+        },
+      });
+      // A live project stays live on a billed call: skip the read (the context is at most seconds old).
+      if (f.ctx.stage !== 'live') await advanceStage(s, tx, f.ctx.projectId, 'billed_call', { at });
+      if (f.escalated && f.escalatedTo) {
+        await emitRoutingEscalated(s, tx, {
+          tenantId: f.ctx.tenantId,
+          projectId: f.ctx.projectId,
+          at,
+          payload: {
+            callId: f.callId,
+            fromClass: f.modelClass,
+            toClass: f.escalatedTo,
+            attempt: f.attempt,
+            reason: (f.qa?.reasons.join('; ') || 'below the quality floor').slice(0, 200),
+            qualityScore: f.qaOverall ?? null,
+          },
+        });
+      }
+    },
   });
+  kickOutbox(s);
+  maybeCheckThresholds(s, f.ctx.tenantId);
   // The full QA score is written after the fact by the worker (never in the request path).
   nudgeQaScoring(s);
   return { tokensSavedMicros: settled.savings?.tokensSavedMicros ?? null, settled };

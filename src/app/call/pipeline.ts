@@ -112,7 +112,9 @@ export async function runCall(s: Services, deps: CallDeps, req: CallRequest, sin
       usage: res.response.usage,
       response: res.response,
       qa,
+      qaOverall: score,
       escalated: escalate,
+      escalatedTo: escalate ? up! : undefined,
     });
     attempts.push({ a, res: res.response, qa, score, saved: settled.tokensSavedMicros });
     if (!escalate) break;

@@ -1,0 +1,97 @@
+// The event outbox relay: publishes events written with enqueueEventInTx once their transaction
+// has committed. Every serving or working process runs one; they share the table with
+// `FOR UPDATE SKIP LOCKED`, so each row is taken by one relay at a time. Within a batch, webhook
+// deliveries are created and the rows marked in the same transaction (exactly once), and frames
+// are published to the bus before that commit (at least once: a crash between the two publishes
+// a frame again, never loses one). A kick after the writer's commit makes the path immediate; the
+// poll (150 ms) is the safety net for kicks on other replicas and for crashes.
+import type { Services } from './services.ts';
+import type { EventFrame } from '../infra/bus/bus.ts';
+import { createDeliveries, publishFrame } from './events.ts';
+
+const BATCH = 100;
+
+export class OutboxRelay {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private closed = false;
+
+  constructor(
+    private readonly s: Services,
+    private readonly pollMs = 150,
+  ) {}
+
+  start(): void {
+    if (this.timer || this.closed) return;
+    this.timer = setInterval(() => this.kick(), this.pollMs);
+    this.timer.unref();
+  }
+
+  /** Run a pass now (coalesced with one already running). */
+  kick(): void {
+    if (this.closed) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain()
+      .then(() => {})
+      .catch((e) => this.s.log.warn(e, 'event outbox relay failed'))
+      .finally(() => {
+        this.running = null;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  /** Publish everything pending; resolves with the number of rows published. */
+  async drain(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await this.pass();
+      total += n;
+      if (n < BATCH || this.closed) return total;
+    }
+  }
+
+  private async pass(): Promise<number> {
+    const s = this.s;
+    return s.db.transaction().execute(async (tx) => {
+      const rows = await tx
+        .selectFrom('event_outbox')
+        .select(['id', 'frame', 'tenant_wide'])
+        .where('published_at', 'is', null)
+        .orderBy('id')
+        .limit(BATCH)
+        .forUpdate()
+        .skipLocked()
+        .execute();
+      if (rows.length === 0) return 0;
+      for (const r of rows) {
+        const frame = r.frame as unknown as EventFrame;
+        await createDeliveries(s, tx, frame);
+        await publishFrame(s, tx, frame, r.tenant_wide);
+      }
+      await tx
+        .updateTable('event_outbox')
+        .set({ published_at: s.clock.now() })
+        .where(
+          'id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .execute();
+      return rows.length;
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}

@@ -1,0 +1,40 @@
+// Queue names and the glue that lets a job be enqueued inside the caller's transaction, so a
+// committed write and the job it implies stand or fall together. A leaf module: use cases import
+// it without pulling in the job handlers.
+import { CompiledQuery } from 'kysely';
+import type PgBoss from 'pg-boss';
+import type { Executor } from '../store/db.ts';
+
+export const QUEUES = {
+  webhookDeliver: 'webhooks.deliver',
+  webhookSweep: 'webhooks.sweep',
+  retentionPurge: 'events.purge',
+  thresholds: 'alerts.thresholds',
+  alert: 'alerts.send',
+  digests: 'digests.tick',
+} as const;
+
+/** pg-boss's `db` option over a Kysely executor (a transaction or the pool). */
+export function jobsDb(ex: Executor): PgBoss.Db {
+  return {
+    async executeSql(text: string, values: unknown[]) {
+      const r = await ex.executeQuery(CompiledQuery.raw(text, values));
+      return { rows: r.rows as unknown[] as never[] };
+    },
+  };
+}
+
+/** Insert jobs through `ex` (same transaction as the caller's writes). `delayMs` is relative to the database clock. */
+export async function enqueueJobs(boss: PgBoss, ex: Executor, jobs: Array<{ name: string; data: object; delayMs?: number; retryLimit?: number }>): Promise<void> {
+  if (jobs.length === 0) return;
+  await boss.insert(
+    jobs.map((j) => ({
+      name: j.name,
+      data: j.data,
+      retryLimit: j.retryLimit ?? 0,
+      // A bare number of seconds is cast to an interval after now() by pg-boss.
+      startAfter: String(Math.max(0, Math.ceil((j.delayMs ?? 0) / 1000))),
+    })),
+    { db: jobsDb(ex) },
+  );
+}

@@ -1,0 +1,47 @@
+// Small lookups tests need beside the API.
+import type { TestServer } from './harness.ts';
+
+export async function tenantIdOf(srv: TestServer, userId: string): Promise<string> {
+  const row = await srv.services.db.selectFrom('memberships').select('tenant_id').where('user_id', '=', userId).orderBy('created_at').executeTakeFirstOrThrow();
+  return row.tenant_id;
+}
+
+/** Poll `check` until it returns a value other than undefined. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5_000, what = 'condition'): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** E-mails written to the outbox folder (the default mailer), headers unfolded, soft line breaks and =XX escapes of quoted-printable decoded. */
+export async function outboxMails(dataDir: string): Promise<string[]> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  const dir = join(dataDir, 'outbox');
+  let names: string[] = [];
+  try {
+    names = (await readdir(dir)).filter((n) => n.endsWith('.eml')).sort();
+  } catch {
+    return [];
+  }
+  return Promise.all(names.map(async (n) => decodeMail(await readFile(join(dir, n), 'utf8'))));
+}
+
+export function decodeMail(raw: string): string {
+  return raw
+    .replace(/\r\n/g, '\n')
+    .replace(/\n[ \t]+/g, ' ')
+    .replace(/=\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+}
+
+/** Access tokens last 15 minutes and some tests move the clock by days: sign in again. */
+export async function signIn(srv: TestServer, t: { email: string; password: string }): Promise<string> {
+  const r = await srv.api('POST', '/api/auth/login', { body: { email: t.email, password: t.password } });
+  if (r.status !== 200) throw new Error(`login failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.data.tokens.accessToken as string;
+}
