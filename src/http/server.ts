@@ -33,6 +33,8 @@ import eventStream from './api/events/stream.route.ts';
 import webhooks from './api/webhooks/webhooks.route.ts';
 import notifications from './api/users/notifications.route.ts';
 import insightsSummary from './api/insights/summary.route.ts';
+import insightsAudit from './api/insights/audit.route.ts';
+import ledgerExport from './api/ledger/export.route.ts';
 
 const API_ROUTES: RouteModule[] = [
   signup,
@@ -59,6 +61,8 @@ const API_ROUTES: RouteModule[] = [
   webhooks,
   notifications,
   insightsSummary,
+  insightsAudit,
+  ledgerExport,
 ];
 
 /** Extra route scopes (the proxy, events, billing pages) plug in here with their own error handling. */

@@ -379,6 +379,16 @@ export interface DigestSendsTable {
   sent_at: Timestamp;
 }
 
+export interface ExportLogTable {
+  id: Generated<string>;
+  tenant_id: string;
+  user_id: string | null;
+  kind: string;
+  filters: Json<Record<string, unknown>>;
+  row_count: number;
+  created_at: Timestamp;
+}
+
 export interface DB {
   tenants: TenantsTable;
   users: UsersTable;
@@ -406,4 +416,5 @@ export interface DB {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
   digest_sends: DigestSendsTable;
+  export_log: ExportLogTable;
 }

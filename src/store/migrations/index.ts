@@ -6,12 +6,14 @@ import * as m001 from './001-foundation.ts';
 import * as m002 from './002-money.ts';
 import * as m003 from './003-events.ts';
 import * as m004 from './004-quality.ts';
+import * as m005 from './005-exports.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '001-foundation': m001,
   '002-money': m002,
   '003-events': m003,
   '004-quality': m004,
+  '005-exports': m005,
 };
 
 export async function migrate(db: Db): Promise<void> {

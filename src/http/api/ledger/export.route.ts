@@ -1,0 +1,47 @@
+// GET /api/tenant/ledger/export: the ledger as CSV with the same filters as the listing and only
+// customer columns (D8: no model ids, no internal codes). Every export is written to the export
+// log the Audit tab shows. Capped at MAX_EXPORT_ROWS; narrow the filters for more.
+import { listLedger } from '../../../app/ledger-view.ts';
+import { authOf, requireAuth } from '../../plugins/auth.ts';
+import type { RouteModule } from '../common.ts';
+import { filtersOf, ledgerQuery } from './schemas.ts';
+
+export const MAX_EXPORT_ROWS = 50_000;
+const HEADER = ['id', 'createdAt', 'label', 'projectId', 'amountMicros', 'balanceAfterMicros', 'runningBalanceMicros', 'benchmarkProvider', 'sealHash'];
+
+/** RFC 4180 field quoting; a leading = + - @ is neutralised so spreadsheets never run it as a formula. */
+function csvField(v: string | null): string {
+  if (v === null) return '';
+  const safe = /^[=+\-@]/.test(v) && !/^-?\d+$/.test(v) ? `'${v}` : v;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+const route: RouteModule = (app, s) =>
+  app.get('/api/tenant/ledger/export', { schema: { querystring: ledgerQuery }, onRequest: requireAuth(s) }, async (req, reply) => {
+    const ctx = authOf(req);
+    const filters = filtersOf(req.query);
+    const lines = [HEADER.join(',')];
+    let cursor: string | undefined;
+    let rows = 0;
+    do {
+      const page = await listLedger(s.db, ctx.tenantId, filters, { limit: 200, cursor });
+      for (const r of page.items) {
+        lines.push(
+          [r.id, r.createdAt, r.customerLabel, r.projectId, r.amountMicros.toString(), r.balanceAfterMicros.toString(), r.runningBalanceMicros.toString(), r.benchmarkProvider, r.sealHash]
+            .map(csvField)
+            .join(','),
+        );
+      }
+      rows += page.items.length;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor && rows < MAX_EXPORT_ROWS);
+    await s.db
+      .insertInto('export_log')
+      .values({ tenant_id: ctx.tenantId, user_id: ctx.userId, kind: 'ledger.csv', filters: JSON.stringify(req.query), row_count: rows, created_at: s.clock.now() })
+      .execute();
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="ledger-${s.clock.now().toISOString().slice(0, 10)}.csv"`)
+      .send(`${lines.join('\r\n')}\r\n`);
+  });
+export default route;
