@@ -1,0 +1,47 @@
+// The real operations emit their events (issue 6.1, D10) end to end: a proxied call streams
+// llm.call (with savingsTokens) and moves the project's stage; a top-up through the sandbox
+// checkout streams wallet.topup. A customer watching the project stream sees all three.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import OpenAI from 'openai';
+import { startTestServer, tenantWithKey, type TestServer } from './harness.ts';
+import { openStream } from './sse-client.ts';
+
+let srv: TestServer;
+before(async () => {
+  srv = await startTestServer();
+});
+after(() => srv.close());
+
+test('a proxied call streams llm.call and stage.changed; a sandbox top-up streams wallet.topup', async () => {
+  const t = await tenantWithKey(srv);
+  assert.equal((await srv.api('PATCH', '/api/tenant/baseline', { token: t.accessToken, body: { providerKey: 'anthropic' } })).status, 200);
+  const stream = await openStream(`${srv.url}/api/service/projects/${t.defaultProjectId}/events`, { token: t.accessToken });
+  assert.equal(stream.status, 200);
+  await stream.next('connected');
+
+  const { response } = await new OpenAI({ baseURL: `${srv.url}/v1`, apiKey: t.key, maxRetries: 0 })
+    .chat.completions.create({ model: 'x', messages: [{ role: 'user', content: 'Write one line about the sea.' }] })
+    .withResponse();
+  const call = await stream.next('llm.call', 5000);
+  const frame = JSON.parse(call.data);
+  assert.equal(frame.type, 'llm.call');
+  assert.equal(frame.projectId, t.defaultProjectId);
+  assert.equal(frame.tenantId, t.tenantId);
+  assert.equal(frame.payload.callId, response.headers.get('x-service-call-id'));
+  assert.equal(frame.payload.modelClass, response.headers.get('x-service-model-class'));
+  assert.equal(frame.payload.savingsTokens, response.headers.get('x-service-tokens-saved'), 'the same savings as the response header');
+  assert.match(frame.payload.costMicros, /^\d+$/);
+  assert.equal(frame.payload.channel, 'proxy');
+  assert.ok(call.id, 'every frame carries an SSE id');
+  const stage = JSON.parse((await stream.next('stage.changed', 5000)).data);
+  assert.equal(stage.payload.to, 'live');
+
+  const top = await srv.api('POST', '/api/tenant/wallet/topup', { token: t.accessToken, body: { amountMicros: '5000000' } });
+  assert.equal(top.status, 201, JSON.stringify(top.body));
+  const confirm = await fetch(`${top.body.data.checkoutUrl}/confirm`, { method: 'POST' });
+  assert.equal(confirm.status, 200);
+  const topup = JSON.parse((await stream.next('wallet.topup', 5000)).data);
+  assert.equal(topup.payload.amountMicros, '5000000');
+  stream.close();
+});
