@@ -13,6 +13,9 @@ import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { COST, callId, credit, ledgerSum, newTenant, settlement, waitFor, walletRow } from '../../test/money.ts';
 import { verifyLedger } from './ledger-view.ts';
 import { reserve, settleCall } from './wallet.ts';
+import { createKey } from './keys.ts';
+import { freePort } from '../store/embedded.ts';
+import { PROVIDER_KEYS } from '../core/providers.ts';
 
 let srv: TestServer;
 before(async () => {
@@ -151,5 +154,65 @@ describe('crash and recovery', () => {
     assert.deepEqual([first.duplicate, second.duplicate], [false, true]);
     assert.equal((await walletRow(s(), t.tenantId)).reserved_micros, 0n);
     assert.equal((await verifyLedger(s().db, s().secrets.ledger, t.tenantId)).verified, true);
+  });
+
+  test('SIGKILL of a serving proxy with calls in flight, then a fresh worker: the same invariants hold', async () => {
+    const t = await newTenant(s());
+    const START = 10_000_000n;
+    await credit(s(), t.tenantId, START);
+    const { key } = await createKey(s().db, { tenantId: t.tenantId, projectId: t.projectId, name: 'crash', environment: 'dev' });
+    const port = await freePort();
+    const upstreams = Object.fromEntries(PROVIDER_KEYS.flatMap((p) => [[`${p.toUpperCase()}_BASE_URL`, `${srv.sim.url}/${p}`], [`${p.toUpperCase()}_API_KEY`, 'simulated']]));
+    const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+      env: childEnv({ PORT: String(port), RATE_LIMIT_CHAT_PER_MIN: '100000', PGAPPNAME: 'sb-crash-serve', ...upstreams }),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    children.push(server);
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor('the serving child to listen', async () => (await fetch(`${base}/health`).catch(() => null))?.ok, 30_000);
+    const call = (content: string, stream = false) =>
+      fetch(`${base}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'x', stream, messages: [{ role: 'user', content }] }),
+      }).then(async (r) => ({ status: r.status, text: await r.text() }));
+
+    // Ten calls complete, then slow ones are in flight (reserved, upstream still answering) at the kill.
+    const done = await Promise.all(Array.from({ length: 10 }, (_, i) => call(`quick ${i}`)));
+    assert.ok(done.every((r) => r.status === 200));
+    srv.sim.faults.add({ delayMs: 5_000, promptIncludes: 'SLOW' }, { chunkDelayMs: 400, stream: true, promptIncludes: 'DRIP' });
+    const before = srv.sim.stats.total;
+    const inflight = [...Array.from({ length: 8 }, (_, i) => call(`SLOW ${i}`)), ...Array.from({ length: 4 }, (_, i) => call(`DRIP ${i}: tell a long story`, true))].map((p) => p.catch(() => null));
+    await waitFor('the in-flight calls to reach the upstream', async () => srv.sim.stats.total >= before + 12);
+    server.kill('SIGKILL');
+    await exited(server);
+    await Promise.all(inflight);
+    srv.sim.faults.clear();
+    await waitFor('the killed sessions to end', async () => {
+      const r = await sql<{ n: bigint }>`select count(*)::bigint as n from pg_stat_activity where application_name = 'sb-crash-serve'`.execute(s().db);
+      return r.rows[0].n === 0n;
+    });
+    assert.ok((await walletRow(s(), t.tenantId)).reserved_micros > 0n, 'the crash left holds behind');
+
+    await new Promise((r) => setTimeout(r, 1_100));
+    const worker = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'worker'], {
+      env: childEnv({ RESERVATION_TIMEOUT_MS: '1000', PGAPPNAME: 'sb-recovery-worker-2' }),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    children.push(worker);
+    await waitFor('the restarted worker to sweep', async () => (await s().db.selectFrom('reservations').select('id').where('tenant_id', '=', t.tenantId).where('status', '=', 'reserved').execute()).length === 0, 30_000);
+    worker.kill('SIGTERM');
+    await exited(worker);
+
+    const w = await walletRow(s(), t.tenantId);
+    assert.equal(w.reserved_micros, 0n, 'no hold left');
+    assert.equal((await verifyLedger(s().db, s().secrets.ledger, t.tenantId)).verified, true, 'the chain verifies');
+    assert.equal(w.balance_micros, await ledgerSum(s(), t.tenantId), 'balance = Σ ledger');
+    const usage = await sql<{ n: bigint; calls: bigint }>`
+      select count(*)::bigint as n, count(distinct call_id)::bigint as calls from ledger_entries where tenant_id = ${t.tenantId} and event_type = 'AI_USAGE'`.execute(s().db);
+    assert.equal(usage.rows[0].calls, usage.rows[0].n, 'no call charged twice');
+    assert.equal(usage.rows[0].n, 10n, 'the ten finished calls are charged; the killed ones are not');
+    const logs = await s().db.selectFrom('call_logs').select('id').where('tenant_id', '=', t.tenantId).where('status', '=', 'succeeded').execute();
+    assert.equal(BigInt(logs.length), usage.rows[0].n);
   });
 });
