@@ -45,3 +45,26 @@ test('a proxied call streams llm.call and stage.changed; a sandbox top-up stream
   assert.equal(topup.payload.amountMicros, '5000000');
   stream.close();
 });
+
+test('the integrations connection test runs a dummy prompt end to end and connects the tool; removing it disconnects', async () => {
+  const t = await tenantWithKey(srv);
+  const stream = await openStream(`${srv.url}/api/service/projects/${t.defaultProjectId}/events`, { token: t.accessToken });
+  await stream.next('connected');
+  const r = await srv.api('POST', `/api/projects/${t.defaultProjectId}/integrations/openai-sdk/test`, { token: t.accessToken });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  assert.equal(r.body.data.ok, true);
+  assert.match(r.body.data.callId, /^[0-9a-f-]{36}$/);
+  const connected = JSON.parse((await stream.next('connector.connected', 5000)).data);
+  assert.deepEqual(connected.payload, { tool: 'openai-sdk', tier: 1, reason: 'connection_test' });
+  // The test's own call is billed, so the project leaves onboarding (the frames may come in either order).
+  const stage = stream.records.filter((x) => x.event === 'stage.changed').map((x) => JSON.parse(x.data).payload);
+  assert.equal(stage[0]?.from, 'onboarding');
+  const tiles = await srv.api('GET', `/api/projects/${t.defaultProjectId}/integrations`, { token: t.accessToken });
+  assert.equal(tiles.body.data.items.find((x: { tool: string }) => x.tool === 'openai-sdk').status, 'connected');
+  assert.equal(tiles.body.data.items.find((x: { tool: string }) => x.tool === 'mcp').status, 'not configured');
+  assert.equal((await srv.api('DELETE', `/api/projects/${t.defaultProjectId}/integrations/openai-sdk`, { token: t.accessToken })).status, 200);
+  const gone = JSON.parse((await stream.next('connector.disconnected', 5000)).data);
+  assert.equal(gone.payload.tool, 'openai-sdk');
+  assert.equal((await srv.api('POST', `/api/projects/${t.defaultProjectId}/integrations/unknown-tool/test`, { token: t.accessToken })).status, 400);
+  stream.close();
+});

@@ -35,6 +35,7 @@ import notifications from './api/users/notifications.route.ts';
 import insightsSummary from './api/insights/summary.route.ts';
 import insightsAudit from './api/insights/audit.route.ts';
 import ledgerExport from './api/ledger/export.route.ts';
+import integrations from './api/integrations/integrations.route.ts';
 
 const API_ROUTES: RouteModule[] = [
   signup,
@@ -63,6 +64,7 @@ const API_ROUTES: RouteModule[] = [
   insightsSummary,
   insightsAudit,
   ledgerExport,
+  integrations,
 ];
 
 /** Extra route scopes (the proxy, events, billing pages) plug in here with their own error handling. */

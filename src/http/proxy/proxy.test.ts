@@ -158,6 +158,41 @@ describe('errors in each vendor shape', () => {
     srv.sim.faults.clear();
   });
 
+  test('a body over the limit is refused with 413 in the vendor shape, never a 500', async () => {
+    const huge = 'x'.repeat(srv.services.config.BODY_LIMIT_BYTES + 1);
+    const err = await openai().chat.completions.create({ model: 'x', messages: [{ role: 'user', content: huge }] }).then(() => null, (e: unknown) => e);
+    assert.ok(err instanceof OpenAI.APIError);
+    assert.equal(err.status, 413);
+    const a = await anthropic().messages.create({ model: 'x', max_tokens: 5, messages: [{ role: 'user', content: huge }] }).then(() => null, (e: unknown) => e);
+    assert.ok(a instanceof Anthropic.APIError);
+    assert.equal(a.status, 413);
+    assert.equal((a.error as { error?: { type?: string } }).error?.type, 'request_too_large');
+  });
+
+  test('a stream’s last frame leaves only after its debit is durable (D8)', async () => {
+    for (const [base, shape] of [['/v1', 'generic'], ['/v1/chat-proxy/v1', 'pass-through']] as const) {
+      const res = await fetch(`${srv.url}${base}/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'x', stream: true, messages: [{ role: 'user', content: 'Count from one to five.' }] }),
+      });
+      const callId = res.headers.get('x-service-call-id')!;
+      const reader = res.body!.getReader();
+      let text = '';
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        text += new TextDecoder().decode(value);
+        if (text.includes('[DONE]')) {
+          // Checked the moment the last frame arrives: the sealed entry is already there.
+          const entry = await srv.services.db.selectFrom('ledger_entries').select('id').where('call_id', '=', callId).executeTakeFirst();
+          assert.ok(entry, `${shape}: the AI_USAGE entry exists when [DONE] arrives`);
+        }
+      }
+      assert.ok(text.includes('[DONE]'));
+    }
+  });
+
   test('GET /v1/models lists the routable catalogue for the key', async () => {
     const list = await openai().models.list();
     const ids = list.data.map((m) => m.id);

@@ -1,0 +1,28 @@
+// GET /api/projects/:id/integrations (tiles), POST /api/projects/:id/integrations/:tool/test (the
+// end-to-end connection test), DELETE /api/projects/:id/integrations/:tool (disconnect).
+import { z } from 'zod';
+import { listIntegrations, removeIntegration, testConnection, TOOL_IDS } from '../../../app/integrations.ts';
+import { authOf, requireAuth } from '../../plugins/auth.ts';
+import { emptyData, envelope, ok, type RouteModule } from '../common.ts';
+
+const toolParams = z.strictObject({ id: z.uuid({ message: 'must be a UUID' }), tool: z.enum(TOOL_IDS) });
+const tile = z.object({ tool: z.string(), name: z.string(), tier: z.number().int(), status: z.enum(['connected', 'disconnected', 'not configured']) });
+const result = z.object({ ok: z.boolean(), tool: z.string(), latencyMs: z.number(), callId: z.string().nullable(), error: z.string().nullable() });
+
+const route: RouteModule = (app, s) => {
+  app.get(
+    '/api/projects/:id/integrations',
+    { schema: { params: z.strictObject({ id: z.uuid() }), response: { 200: envelope(z.object({ items: z.array(tile) })) } }, onRequest: requireAuth(s) },
+    async (req) => ok({ items: await listIntegrations(s, authOf(req).tenantId, req.params.id) }),
+  );
+  app.post('/api/projects/:id/integrations/:tool/test', { schema: { params: toolParams, response: { 200: envelope(result) } }, onRequest: requireAuth(s, { role: 'member' }) }, async (req) => {
+    const ctx = authOf(req);
+    return ok(await testConnection(s, { tenantId: ctx.tenantId, projectId: req.params.id, tool: req.params.tool, userId: ctx.userId }));
+  });
+  app.delete('/api/projects/:id/integrations/:tool', { schema: { params: toolParams, response: { 200: emptyData } }, onRequest: requireAuth(s, { role: 'admin' }) }, async (req) => {
+    const ctx = authOf(req);
+    await removeIntegration(s, { tenantId: ctx.tenantId, projectId: req.params.id, tool: req.params.tool, userId: ctx.userId });
+    return ok({});
+  });
+};
+export default route;
