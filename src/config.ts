@@ -46,6 +46,8 @@ const schema = z.object({
   RATE_LIMIT_MESSAGES_PER_MIN: posInt.default(60),
   RATE_LIMIT_CHAT_PER_MIN: posInt.default(120),
   RATE_LIMIT_GENERATE_PER_MIN: posInt.default(60),
+  /** Sign-in attempts per minute per client address (D9). */
+  RATE_LIMIT_LOGIN_PER_MIN: posInt.default(10),
 });
 
 /** <PROVIDER>_API_KEY and <PROVIDER>_BASE_URL for each of the five providers (D11). */

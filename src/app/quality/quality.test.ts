@@ -16,7 +16,7 @@ import { verifyLedger } from '../ledger-view.ts';
 
 let srv: TestServer;
 before(async () => {
-  srv = await startTestServer({ env: { RATE_LIMIT_CHAT_PER_MIN: '10000' } });
+  srv = await startTestServer({ env: { RATE_LIMIT_CHAT_PER_MIN: '10000', RATE_LIMIT_LOGIN_PER_MIN: '1000' } });
 });
 after(() => srv.close());
 
@@ -169,5 +169,54 @@ describe('per-project settings and the Audit tab', () => {
     const audit = await srv.api('GET', '/api/tenant/insights/audit', { token: t.accessToken });
     assert.deepEqual(audit.body.data.exportLog.map((e: { kind: string; rows: number }) => [e.kind, e.rows]), [['ledger.csv', 2]]);
     assert.ok(audit.body.data.decisions.deliveryPaths.length >= 1);
+  });
+});
+
+describe('each bad answer of the simulated upstream', () => {
+  // Each case asks for what the bad answer then violates, so the inline check has something to hold it to.
+  const cases = [
+    { answer: 'empty', text: 'Say hello to the team in one friendly sentence.' },
+    { answer: 'refusal', text: 'Say hello to the team in one friendly sentence.' },
+    { answer: 'bad_json', text: 'Return a JSON object with a field "greeting".', json: true },
+    // The simulator only answers in English, so after a wrong-language answer every rung is still
+    // wrong for a prompt that asks for French: the first attempt is escalated, and so is the next.
+    { answer: 'wrong_language', text: 'Answer in French: what is the capital of Italy?', expect: [true, true, false] },
+  ] as const;
+  for (const c of cases) {
+    test(`${c.answer} → escalated one rung, the retry answers`, async () => {
+      const t = await tenantWithKey(srv);
+      const tag = `BAD-${c.answer}`;
+      srv.sim.faults.add({ answer: c.answer, times: 1, promptIncludes: tag });
+      await new OpenAI({ baseURL: `${srv.url}/v1`, apiKey: t.key, maxRetries: 0 }).chat.completions.create({
+        model: 'x',
+        messages: [{ role: 'user', content: `${tag}: ${c.text}` }],
+        ...('json' in c ? { response_format: { type: 'json_object' as const } } : {}),
+      });
+      srv.sim.faults.clear();
+      const rows = await attemptsOf(t.tenantId);
+      const expected = 'expect' in c ? [...c.expect] : [true, false];
+      assert.deepEqual(rows.map((r) => r.escalated), expected, `${c.answer}: ${JSON.stringify(rows.map((r) => r.model_class))}`);
+    });
+  }
+});
+
+describe('the judge model (QA_JUDGE_ENABLED)', () => {
+  test('off by default; with the setting the scorer asks a judge through the service, billed on its own channel', async () => {
+    assert.equal(srv.services.config.QA_JUDGE_ENABLED, false);
+    const judged = await startTestServer({ env: { QA_JUDGE_ENABLED: 'true', RATE_LIMIT_CHAT_PER_MIN: '10000' } });
+    try {
+      const t = await tenantWithKey(judged);
+      await new OpenAI({ baseURL: `${judged.url}/v1`, apiKey: t.key, maxRetries: 0 }).chat.completions.create(prompt('Name two rivers in Europe.'));
+      while ((await scorePending(judged.services)) > 0);
+      const rows = await sql<{ channel: string; qa: Record<string, unknown> | null }>`
+        select channel, qa from call_logs where tenant_id = ${t.tenantId} order by channel`.execute(judged.services.db);
+      const main = rows.rows.find((r) => r.channel === 'proxy:chat')!;
+      const judge = rows.rows.find((r) => r.channel === 'qa:judge');
+      assert.ok(judge, 'the judge call went through the service and is in the call log');
+      assert.equal(main.qa?.method, 'inline+judge');
+      assert.notEqual(judge!.qa?.method, 'inline+judge', 'the judge is never judged in turn');
+    } finally {
+      await judged.close();
+    }
   });
 });

@@ -10,10 +10,9 @@ import { rateLimitHeaders } from '../../plugins/rate-limit.ts';
 import { envelope, ok, type RouteModule } from '../common.ts';
 import { loginResult } from './schemas.ts';
 
-export const LOGIN_RATE_PER_MIN = 10;
 
 export const loginRateLimit = (s: Services) => async (req: FastifyRequest, reply: FastifyReply) => {
-  const d = await s.limiter.take(`login:${req.ip}`, LOGIN_RATE_PER_MIN, 60_000);
+  const d = await s.limiter.take(`login:${req.ip}`, s.config.RATE_LIMIT_LOGIN_PER_MIN, 60_000);
   reply.headers(rateLimitHeaders(d, 60));
   if (!d.allowed) throw appError('rate_limited', 'Too many sign-in attempts; try again later', { headers: rateLimitHeaders(d, 60) });
 };
