@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Tx } from '../store/db.ts';
 import { sealLedgerEntry } from '../core/ledger/seal.ts';
-import { CUSTOMER_LABELS, type LedgerPayload } from '../core/ledger/payload.ts';
+import { CUSTOMER_LABELS, ledgerPayloadOf, type LedgerPayload } from '../core/ledger/payload.ts';
 import { appError } from '../core/errors.ts';
 
 export type LedgerEventType = 'WALLET_TOPUP' | 'AI_USAGE' | 'REFUND' | 'ADJUSTMENT';
@@ -48,24 +48,8 @@ export interface AppendedEntry {
   autoTopup: { thresholdMicros: bigint; amountMicros: bigint; armed: boolean } | null;
 }
 
-export function ledgerPayload(r: {
-  id: string;
-  tenantId: string;
-  projectId: string | null;
-  eventType: LedgerEventType;
-  amountMicros: bigint;
-  balanceAfterMicros: bigint;
-  modelId: string | null;
-  providerKey: string | null;
-  benchmarkProvider: string | null;
-  benchmarkMethodologyVersion: string | null;
-  actualCostUsdMicros: bigint | null;
-  baselineCostUsdMicros: bigint | null;
-  benchmarkPricingVersion: string | null;
-  createdAt: string;
-}): LedgerPayload {
-  return { ...r };
-}
+/** The sealed columns of an entry (spec §2); the core decides which columns those are. */
+export const ledgerPayload = (r: LedgerPayload): LedgerPayload => ledgerPayloadOf(r);
 
 /**
  * Append one sealed entry, or return null (changing nothing) when the wallet cannot take the

@@ -110,11 +110,9 @@ function routing(d: Layer1Decision): wallet.RoutingRecord {
   return { taskFamily: d.taskFamily, complexity: d.complexity, tableVersion: d.tableVersion, features: d.features, appliedRules: d.appliedRules };
 }
 
-export async function settleAttempt(s: Services, f: SettleFacts): Promise<{ tokensSavedMicros: bigint | null; settled: wallet.SettledCall }> {
-  // The event needs the cost and savings inside the transaction; the same pure math settlement uses.
-  const sv = savings({ actualModel: f.endpoint.model, benchmarkProvider: f.ctx.benchmarkProvider, modelClass: f.modelClass, usage: f.usage });
-  const at = s.clock.now();
-  const settled = await wallet.settleCall(s, {
+/** The call-log fields every attempt records, settled or failed. */
+function callRecord(f: AttemptFacts) {
+  return {
     tenantId: f.ctx.tenantId,
     projectId: f.ctx.projectId,
     callId: f.callId,
@@ -128,6 +126,15 @@ export async function settleAttempt(s: Services, f: SettleFacts): Promise<{ toke
     promptExcerpt: promptText(f.call),
     attempt: f.attempt,
     parentCallId: f.parentCallId,
+  };
+}
+
+export async function settleAttempt(s: Services, f: SettleFacts): Promise<{ tokensSavedMicros: bigint | null; settled: wallet.SettledCall }> {
+  // The event needs the cost and savings inside the transaction; the same pure math settlement uses.
+  const sv = savings({ actualModel: f.endpoint.model, benchmarkProvider: f.ctx.benchmarkProvider, modelClass: f.modelClass, usage: f.usage });
+  const at = s.clock.now();
+  const settled = await wallet.settleCall(s, {
+    ...callRecord(f),
     escalated: f.escalated,
     reservation: f.reservation,
     provider: f.endpoint.provider as ProviderKey,
@@ -186,19 +193,7 @@ export async function settleAttempt(s: Services, f: SettleFacts): Promise<{ toke
 
 export async function failAttempt(s: Services, f: AttemptFacts & { error: string }): Promise<void> {
   await wallet.recordFailedCall(s, {
-    tenantId: f.ctx.tenantId,
-    projectId: f.ctx.projectId,
-    callId: f.callId,
-    keyId: f.ctx.keyId,
-    channel: f.channel,
-    clientShape: f.shape,
-    stream: f.call.stream,
-    conversationId: f.call.conversationId ?? null,
-    routing: routing(f.decision),
-    latencyMs: f.latencyMs,
-    promptExcerpt: promptText(f.call),
-    attempt: f.attempt,
-    parentCallId: f.parentCallId,
+    ...callRecord(f),
     reservation: f.reservation,
     provider: f.endpoint.provider as ProviderKey,
     model: f.endpoint.model,

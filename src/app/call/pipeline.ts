@@ -305,9 +305,14 @@ async function deliverJson(
     if (!parsed.ok) throw appError('upstream_failed', `The upstream response could not be read: ${parsed.message}`);
     return { response: parsed.value };
   } catch (e) {
-    await deps.accounting.failAttempt(s, { ...facts(req, call, ctx, attempt, parentCallId, attemptNo), error: e instanceof AppError ? e.code : 'internal' });
-    throw e;
+    throw await recordFailure(s, deps, e, facts(req, call, ctx, attempt, parentCallId, attemptNo));
   }
+}
+
+/** A failed attempt releases its reservation and logs the failure; the error goes on to the client. */
+async function recordFailure(s: Services, deps: CallDeps, e: unknown, f: ReturnType<typeof facts>): Promise<unknown> {
+  await deps.accounting.failAttempt(s, { ...f, error: e instanceof AppError ? e.code : 'internal' });
+  return e;
 }
 
 async function deliverStream(
@@ -323,8 +328,7 @@ async function deliverStream(
   try {
     upstream = await sendUpstream(s, deps, req, call, attempt);
   } catch (e) {
-    await deps.accounting.failAttempt(s, { ...facts(req, call, ctx, attempt, null, 1), error: e instanceof AppError ? e.code : 'internal' });
-    throw e;
+    throw await recordFailure(s, deps, e, facts(req, call, ctx, attempt, null, 1));
   }
   attempt.endpoint = upstream.endpoint;
   attempt.provider = upstream.provider;

@@ -59,6 +59,15 @@ export function verifyChain(
   secret: string | Buffer,
   startPrevHash: string = GENESIS_HASH,
 ): ChainVerification {
+  return walkChain(rows, (row) => sealLedgerEntry(secret, row.prevHash, row), startPrevHash);
+}
+
+/** The one chain walk: linkage to the previous seal, then the recomputed seal, row by row. */
+function walkChain<R extends { id: string; prevHash: string; sealHash: string }>(
+  rows: Iterable<R>,
+  recompute: (row: R) => string,
+  startPrevHash: string,
+): ChainVerification {
   let expectedPrev = startPrevHash;
   let checked = 0;
   for (const row of rows) {
@@ -67,7 +76,7 @@ export function verifyChain(
     if (row.prevHash !== expectedPrev) return broken;
     let recomputed: string;
     try {
-      recomputed = sealLedgerEntry(secret, row.prevHash, row);
+      recomputed = recompute(row);
     } catch {
       // A row that cannot even be canonicalised (or a malformed prevHash) cannot be authentic.
       return broken;
@@ -92,20 +101,5 @@ export function verifyPayloadChain(
   secret: string | Buffer,
   startPrevHash: string = GENESIS_HASH,
 ): ChainVerification {
-  let expectedPrev = startPrevHash;
-  let checked = 0;
-  for (const row of rows) {
-    checked++;
-    const broken = { verified: false, firstBroken: row.id, checked };
-    if (row.prevHash !== expectedPrev) return broken;
-    let recomputed: string;
-    try {
-      recomputed = seal(secret, row.prevHash, row.payload);
-    } catch {
-      return broken;
-    }
-    if (!timingSafeEqualHex(recomputed, row.sealHash)) return broken;
-    expectedPrev = row.sealHash;
-  }
-  return { verified: true, firstBroken: null, checked };
+  return walkChain(rows, (row) => seal(secret, row.prevHash, row.payload), startPrevHash);
 }
