@@ -9,7 +9,8 @@ export interface LoadTarget {
   /** `http://127.0.0.1:port` */
   origin: string;
   path: string;
-  headers: Record<string, string>;
+  /** One header set, or several used in turn (one service key per tenant, say). */
+  headers: Record<string, string> | Array<Record<string, string>>;
 }
 
 export interface LoadSpec {
@@ -87,7 +88,7 @@ export async function closePools(): Promise<void> {
 
 export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const pool = poolFor(spec.target.origin, spec.connections);
-  const headers = { 'content-type': 'application/json', ...spec.target.headers };
+  const sets = (Array.isArray(spec.target.headers) ? spec.target.headers : [spec.target.headers]).map((h) => ({ 'content-type': 'application/json', ...h }));
   const lat = new Samples();
   const ttfb = new Samples();
   const t0 = process.hrtime.bigint();
@@ -113,6 +114,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
         opened = true;
         spec.onWindow?.('open');
       }
+      const headers = sets[issued % sets.length];
       issued++;
       let first = 0n;
       let ok = false;

@@ -17,9 +17,7 @@ import { startRuntime } from '../src/app/runtime.ts';
 import type { Services } from '../src/app/services.ts';
 import type { Db } from '../src/store/db.ts';
 import type { CallDeps } from '../src/app/call/pipeline.ts';
-import { appendLedgerEntry, ledgerPayload, type LedgerEventType } from '../src/app/ledger.ts';
-import { createKey } from '../src/app/keys.ts';
-import { createProject } from '../src/app/projects.ts';
+import { ledgerPayload, type LedgerEventType } from '../src/app/ledger.ts';
 import { verifyChain } from '../src/core/ledger/seal.ts';
 import { layer1BenchCase } from '../src/core/routing/bench.ts';
 import { decideLayer1 } from '../src/core/routing/layer1.ts';
@@ -33,6 +31,7 @@ import { WIRES, type ParseContext } from '../src/wire/index.ts';
 import { simulateAnswer, toResponse } from '../src/sim/answer.ts';
 import { startEmbeddedPostgres } from '../src/store/embedded.ts';
 import { percentile } from './load.ts';
+import { createBenchTenant } from './tenants.ts';
 
 type Accounting = CallDeps['accounting'];
 type CallCtx = Awaited<ReturnType<Accounting['loadCallContext']>>;
@@ -192,16 +191,10 @@ export function benchTranslation(ms = 250): TranslationRow[] {
   return rows;
 }
 
-/** A tenant the way signup makes one (tenant, wallet, default project) plus a key and credit. */
+/** A benchmark tenant, resolved through the real key cache and call-context loader. */
 async function benchTenant(s: Services, accounting: Accounting, i: number, creditMicros: bigint): Promise<CallCtx> {
-  const t = await s.db.insertInto('tenants').values({ name: `Bench tenant ${i}`, baseline_provider_key: 'openai' }).returning('id').executeTakeFirstOrThrow();
-  await s.db.insertInto('wallets').values({ tenant_id: t.id }).execute();
-  const project = await createProject(s.db, t.id, { name: 'Default project', isDefault: true });
-  const { key } = await createKey(s.db, { tenantId: t.id, projectId: project.id, name: 'bench', environment: 'dev' });
-  await s.db.transaction().execute((tx) =>
-    appendLedgerEntry(tx, s.secrets.ledger, { tenantId: t.id, projectId: null, eventType: 'ADJUSTMENT', amountMicros: creditMicros, memo: 'benchmark credit', at: s.clock.now() }),
-  );
-  const principal = await s.keyCache.authenticate(key);
+  const t = await createBenchTenant(s.db, s.secrets.ledger, String(i), creditMicros);
+  const principal = await s.keyCache.authenticate(t.key);
   if (!principal) throw new Error('bench key did not authenticate');
   return accounting.loadCallContext(s, principal);
 }
