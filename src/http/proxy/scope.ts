@@ -12,6 +12,7 @@ import type { StreamSink } from '../../app/call/stream.ts';
 import type { KeyPrincipal } from '../../app/keys.ts';
 import { toAppError } from '../errors.ts';
 import { rateLimitHeaders } from '../plugins/rate-limit.ts';
+import { proxyCallDeps } from './call-context.ts';
 import type { App } from '../api/common.ts';
 
 declare module 'fastify' {
@@ -113,7 +114,7 @@ export async function handleCall(s: Services, req: FastifyRequest, reply: Fastif
   });
   const conv = headerValue(req, 'x-service-conversation-id');
   try {
-    const out = await runCall(s, s.calls, {
+    const out = await runCall(s, proxyCallDeps(s), {
       ...c,
       body: req.body,
       principal,
