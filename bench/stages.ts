@@ -23,6 +23,12 @@ export interface StageBreakdown {
   mode: 'json' | 'stream';
   calls: number;
   rows: StageRow[];
+  /**
+   * CPU of this whole process per call (Switchboard plus the one-connection client), µs. Calls
+   * run one at a time, so unlike wall time it hardly moves with the disk's commit latency: the
+   * steadiest figure for comparing two builds.
+   */
+  cpuUsPerCall: number;
 }
 
 const STAGES = ['authenticate key', 'rate limit', 'load call context', 'reserve', 'upstream request (to headers)', 'settle + seal'] as const;
@@ -102,15 +108,17 @@ export async function benchStages(o: {
       while (Date.now() < warmEnd) await one(false);
       const end = Date.now() + o.ms;
       let calls = 0;
+      const cpu0 = process.cpuUsage();
       while (Date.now() < end && calls < 50_000) {
         await one(true);
         calls++;
       }
+      const cpu = process.cpuUsage(cpu0);
       const rows = [...perStage].map(([stage, xs]) => {
         const sorted = Float64Array.from(xs).sort();
         return { stage, p50Us: percentile(sorted, 50), p99Us: percentile(sorted, 99), meanUs: xs.reduce((a, b) => a + b, 0) / xs.length };
       });
-      out.push({ mode, calls, rows });
+      out.push({ mode, calls, rows, cpuUsPerCall: (cpu.user + cpu.system) / calls });
     }
   } finally {
     await pool.close();
@@ -130,6 +138,11 @@ export function stagesMarkdown(b: StageBreakdown[]): string {
     const t = stream.rows.find((x) => x.stage === r.stage)!;
     lines.push(`| ${r.stage} | ${f(r.p50Us)} | ${f(r.p99Us)} | ${f(r.meanUs)} | ${f(t.p50Us)} | ${f(t.p99Us)} | ${f(t.meanUs)} |`);
   }
-  lines.push('', `${json.calls} non-streamed and ${stream.calls} streamed calls, one at a time. Percentiles are per stage, so they do not add up; means do.`, '');
+  lines.push(
+    '',
+    `${json.calls} non-streamed and ${stream.calls} streamed calls, one at a time. Percentiles are per stage, so they do not add up; means do. ` +
+      `CPU of the process per call (Switchboard and its one-connection client): ${json.cpuUsPerCall.toFixed(0)} µs non-streamed, ${stream.cpuUsPerCall.toFixed(0)} µs streamed.`,
+    '',
+  );
   return lines.join('\n');
 }
