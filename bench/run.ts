@@ -24,7 +24,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
@@ -324,6 +324,9 @@ async function auditLedger(e: Env, tenantIds: string[]): Promise<LedgerAudit> {
   }
 }
 
+/** 1-minute load average before anything of ours runs: other work sharing the machine. */
+const LOAD_BEFORE = loadavg()[0];
+
 async function main(): Promise<void> {
   const started = Date.now();
   const dataDir = mkdtempSync(join(tmpdir(), 'sb-bench-'));
@@ -566,6 +569,7 @@ function renderReport(x: ReportInput): string {
       `(+${WARMUP_MS} ms unrecorded warm-up) per cell; every figure is the median across rounds; added latency is ` +
       `paired within a round (target − direct) before the median. Switchboard reaches its embedded PostgreSQL over ` +
       `${DB_SOCKET ? 'a Unix socket (diagnostic run)' : 'loopback TCP'}${process.env.PGOPTIONS ? ` with PGOPTIONS='${process.env.PGOPTIONS}' (diagnostic run)` : ''}. ` +
+      `1-minute load average before the run ${LOAD_BEFORE.toFixed(1)} (other work on the machine competes for the same cores). ` +
       `Run took ${x.seconds.toFixed(0)} s.`,
     '',
   );
