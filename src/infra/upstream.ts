@@ -36,9 +36,10 @@ export class UpstreamClient {
 
   async post(url: string, headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<UpstreamResponse> {
     try {
+      const { origin } = new URL(url);
       const res = await this.agent.request({
-        origin: new URL(url).origin,
-        path: url.slice(new URL(url).origin.length),
+        origin,
+        path: url.slice(origin.length),
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
         body,

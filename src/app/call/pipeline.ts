@@ -344,6 +344,7 @@ async function deliverStream(
     providerWire: upstream.wire,
     clientWire: WIRES[req.shape],
     call,
+    pipeThrough: req.vendorLocked,
     sink,
     signal: req.signal,
     // Runs before the held-back last frame is sent: the debit is durable first (D8).

@@ -30,6 +30,11 @@ export interface PumpOptions {
   providerWire: WireFormat;
   clientWire: WireFormat;
   call: CanonicalRequest;
+  /**
+   * Pipe the provider's frames through as they are (the vendor-prefixed proxies, D6). Otherwise
+   * frames are always re-encoded, even between like wires, so the client's model is echoed (D6).
+   */
+  pipeThrough: boolean;
   sink: StreamSink;
   signal: AbortSignal;
   /** Usage as far as the provider reported it; the caller estimates what is missing. */
@@ -37,7 +42,7 @@ export interface PumpOptions {
 }
 
 export async function pumpStream(o: PumpOptions): Promise<void> {
-  const passThrough = o.providerWire.shape === o.clientWire.shape;
+  const passThrough = o.pipeThrough && o.providerWire.shape === o.clientWire.shape;
   const dropUsageChunk = passThrough && o.clientWire.shape === 'openai' && !o.call.includeUsage;
   const parser = new SseParser();
   const decoder = o.providerWire.createStreamDecoder();

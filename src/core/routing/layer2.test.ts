@@ -194,6 +194,17 @@ describe('chooseEndpoints', () => {
     assert.ok(c.skipped.length > 0);
   });
 
+  test('a candidate repriced or renamed in place is ranked on its new facts (per-candidate memo)', () => {
+    const a = cand('openai', 'a', 'us-east', 100n, 100n);
+    const b = cand('anthropic', 'b', 'us-east', 200n, 200n);
+    assert.deepEqual(chooseEndpoints(base({ candidates: [a, b] })).endpoints.map((e) => e.model), ['a', 'b']);
+    a.inputMicrosPerMTok = 1_000n;
+    assert.deepEqual(chooseEndpoints(base({ candidates: [a, b] })).endpoints.map((e) => e.model), ['b', 'a']);
+    a.region = 'eu-west';
+    const again = chooseEndpoints(base({ candidates: [a, b] }));
+    assert.equal(again.endpoints.find((e) => e.model === 'a')?.key, 'openai/a@eu-west');
+  });
+
   test('never goes down the ladder', () => {
     const c = chooseEndpoints(base({ modelClass: 'premium' }));
     assert.ok(c.endpoints.every((e) => e.modelClass === 'premium'));

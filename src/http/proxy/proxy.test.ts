@@ -56,6 +56,13 @@ describe('chat-completions shape', () => {
     });
   }
 
+  test('the generic route echoes the client’s model in every stream chunk (D6)', async () => {
+    const stream = await openai().chat.completions.create({ model: 'my-hint', stream: true, messages: [{ role: 'user', content: 'Say something short.' }] });
+    const models = new Set<string>();
+    for await (const chunk of stream) models.add(chunk.model);
+    assert.deepEqual([...models], ['my-hint']);
+  });
+
   test('a stream without include_usage carries no usage-only chunk, on both routes', async () => {
     for (const base of ['/v1', '/v1/chat-proxy/v1']) {
       const stream = await openai(base).chat.completions.create({ model: 'x', messages: [{ role: 'user', content: 'Count to three.' }], stream: true });

@@ -222,8 +222,13 @@ export function createStreamDecoder(): StreamDecoder {
 
 export const isTerminal = (rec: SseRecord): boolean => rec.data.trim() === '[DONE]';
 
+/** `"usage": {` — only a usage object is worth parsing; chunks carry `"usage":null` until the last. */
+const USAGE_OBJECT = /"usage"\s*:\s*\{/;
+
 export function usageFromRecord(rec: SseRecord): UsagePatch | undefined {
-  if (!rec.data.includes('"usage"')) return undefined;
+  // Every chunk of a chat-completions stream names "usage" (null until the end), so a bare
+  // substring test would parse each chunk a second time on the pass-through path.
+  if (!USAGE_OBJECT.test(rec.data)) return undefined;
   const c = safeJson(rec.data);
   return isObj(c) ? usageFromWire(c.usage) : undefined;
 }

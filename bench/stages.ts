@@ -1,0 +1,148 @@
+// Where one call's time goes: Switchboard runs in this process (the same startRuntime as
+// `npm start`, on the same embedded database, against the same simulator) and calls arrive one at
+// a time over HTTP. Each collaborator the pipeline reaches through its injected services is
+// wrapped with a timer — key authentication, the rate limiter, the call context, the reservation,
+// the upstream request, the settlement — and whatever is left of the client-observed time is the
+// in-process work: HTTP framing, parsing, Layers 1 and 2, translation, the inline check, rendering.
+// Nothing in src/ is changed for this: the wrappers replace members of the service container.
+import { randomBytes } from 'node:crypto';
+import { Pool } from 'undici';
+import { loadConfig } from '../src/config.ts';
+import { startRuntime } from '../src/app/runtime.ts';
+import { PROVIDER_KEYS } from '../src/core/providers.ts';
+import { percentile } from './load.ts';
+
+export interface StageRow {
+  stage: string;
+  p50Us: number;
+  p99Us: number;
+  meanUs: number;
+}
+
+export interface StageBreakdown {
+  mode: 'json' | 'stream';
+  calls: number;
+  rows: StageRow[];
+  /**
+   * CPU of this whole process per call (Switchboard plus the one-connection client), µs. Calls
+   * run one at a time, so unlike wall time it hardly moves with the disk's commit latency: the
+   * steadiest figure for comparing two builds.
+   */
+  cpuUsPerCall: number;
+}
+
+const STAGES = ['authenticate key', 'rate limit', 'load call context', 'reserve', 'upstream request (to headers)', 'settle + seal'] as const;
+type Stage = (typeof STAGES)[number];
+
+export async function benchStages(o: {
+  databaseUrl: string;
+  dataDir: string;
+  simUrl: string;
+  ledgerSecret: string;
+  key: string;
+  jsonBody: string;
+  streamBody: string;
+  ms: number;
+}): Promise<StageBreakdown[]> {
+  const env: Record<string, string> = {
+    DATABASE_URL: o.databaseUrl,
+    DATA_DIR: o.dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    LEDGER_SECRET: o.ledgerSecret,
+    RATE_LIMIT_CHAT_PER_MIN: '1000000000',
+  };
+  for (const p of PROVIDER_KEYS) {
+    env[`${p.toUpperCase()}_BASE_URL`] = `${o.simUrl}/${p}`;
+    env[`${p.toUpperCase()}_API_KEY`] = 'simulated';
+  }
+  const rt = await startRuntime(loadConfig(env), { http: true, worker: false });
+  const s = rt.services;
+  let current: Record<Stage, number> = Object.fromEntries(STAGES.map((k) => [k, 0])) as Record<Stage, number>;
+  const timed = <A extends unknown[], R>(stage: Stage, fn: (...a: A) => Promise<R>) =>
+    async (...a: A): Promise<R> => {
+      const t0 = process.hrtime.bigint();
+      try {
+        return await fn(...a);
+      } finally {
+        current[stage] += Number(process.hrtime.bigint() - t0) / 1000;
+      }
+    };
+  const acc = s.calls.accounting;
+  s.calls.accounting = {
+    ...acc,
+    loadCallContext: timed('load call context', acc.loadCallContext),
+    reserveCall: timed('reserve', acc.reserveCall),
+    settleAttempt: timed('settle + seal', acc.settleAttempt),
+  };
+  const up = s.calls.upstream;
+  up.post = timed('upstream request (to headers)', up.post.bind(up));
+  s.keyCache.authenticate = timed('authenticate key', s.keyCache.authenticate.bind(s.keyCache));
+  s.limiter.take = timed('rate limit', s.limiter.take.bind(s.limiter));
+
+  const pool = new Pool(rt.url, { connections: 1, pipelining: 1 });
+  const out: StageBreakdown[] = [];
+  try {
+    for (const mode of ['json', 'stream'] as const) {
+      const body = mode === 'json' ? o.jsonBody : o.streamBody;
+      const perStage = new Map<string, number[]>([...STAGES, 'everything else in process', 'total (client-observed)'].map((k) => [k, []]));
+      const one = async (record: boolean) => {
+        current = Object.fromEntries(STAGES.map((k) => [k, 0])) as Record<Stage, number>;
+        const t0 = process.hrtime.bigint();
+        const res = await pool.request({ path: '/v1/chat/completions', method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${o.key}` }, body });
+        await res.body.text();
+        const total = Number(process.hrtime.bigint() - t0) / 1000;
+        if (res.statusCode !== 200) throw new Error(`stage run: HTTP ${res.statusCode}`);
+        if (!record) return;
+        let known = 0;
+        for (const k of STAGES) {
+          perStage.get(k)!.push(current[k]);
+          known += current[k];
+        }
+        perStage.get('everything else in process')!.push(total - known);
+        perStage.get('total (client-observed)')!.push(total);
+      };
+      const warmEnd = Date.now() + 500;
+      while (Date.now() < warmEnd) await one(false);
+      const end = Date.now() + o.ms;
+      let calls = 0;
+      const cpu0 = process.cpuUsage();
+      while (Date.now() < end && calls < 50_000) {
+        await one(true);
+        calls++;
+      }
+      const cpu = process.cpuUsage(cpu0);
+      const rows = [...perStage].map(([stage, xs]) => {
+        const sorted = Float64Array.from(xs).sort();
+        return { stage, p50Us: percentile(sorted, 50), p99Us: percentile(sorted, 99), meanUs: xs.reduce((a, b) => a + b, 0) / xs.length };
+      });
+      out.push({ mode, calls, rows, cpuUsPerCall: (cpu.user + cpu.system) / calls });
+    }
+  } finally {
+    await pool.close();
+    await rt.close();
+  }
+  return out;
+}
+
+export function stagesMarkdown(b: StageBreakdown[]): string {
+  const f = (x: number) => (x / 1000).toFixed(3);
+  const lines: string[] = [];
+  const [json, stream] = [b.find((x) => x.mode === 'json'), b.find((x) => x.mode === 'stream')];
+  if (!json || !stream) return '';
+  lines.push(`| stage | non-streamed p50 ms | p99 ms | mean ms | streamed p50 ms | p99 ms | mean ms |`);
+  lines.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const r of json.rows) {
+    const t = stream.rows.find((x) => x.stage === r.stage)!;
+    lines.push(`| ${r.stage} | ${f(r.p50Us)} | ${f(r.p99Us)} | ${f(r.meanUs)} | ${f(t.p50Us)} | ${f(t.p99Us)} | ${f(t.meanUs)} |`);
+  }
+  lines.push(
+    '',
+    `${json.calls} non-streamed and ${stream.calls} streamed calls, one at a time. Percentiles are per stage, so they do not add up; means do. ` +
+      `CPU of the process per call (Switchboard and its one-connection client): ${json.cpuUsPerCall.toFixed(0)} µs non-streamed, ${stream.cpuUsPerCall.toFixed(0)} µs streamed.`,
+    '',
+  );
+  return lines.join('\n');
+}
