@@ -101,6 +101,6 @@ async function main(cmd: string): Promise<void> {
 }
 
 main(process.argv[2] ?? 'start').catch((e) => {
-  console.error(e instanceof Error ? e.stack : e);
+  console.error('Switchboard failed to start:', e instanceof Error ? (e.stack ?? e.message) : e);
   process.exit(1);
 });

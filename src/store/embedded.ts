@@ -59,8 +59,11 @@ export async function startEmbeddedPostgres(opts: {
   const found = await client.query('select 1 from pg_database where datname = $1', [database]);
   if (found.rowCount === 0) await client.query(`create database "${database}"`);
   await client.end();
-  return {
-    url: `postgres://postgres:${password}@127.0.0.1:${port}/${database}`,
-    stop: () => pgInstance.stop(),
-  };
+  // Prefer the server's Unix socket when it has one: loopback TCP costs a syscall-heavy round trip
+  // per query, and the call path makes several (docs/performance.md, finding 2).
+  const socketDir = '/tmp';
+  const url = existsSync(join(socketDir, `.s.PGSQL.${port}`))
+    ? `postgres://postgres:${password}@localhost:${port}/${database}?host=${encodeURIComponent(socketDir)}`
+    : `postgres://postgres:${password}@127.0.0.1:${port}/${database}`;
+  return { url, stop: () => pgInstance.stop() };
 }
