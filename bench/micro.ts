@@ -17,7 +17,7 @@ import { startRuntime } from '../src/app/runtime.ts';
 import type { Services } from '../src/app/services.ts';
 import type { Db } from '../src/store/db.ts';
 import type { CallDeps } from '../src/app/call/pipeline.ts';
-import { ledgerPayload, type LedgerEventType } from '../src/app/ledger.ts';
+import { sealedRowOf } from '../src/app/ledger-view.ts';
 import { verifyChain } from '../src/core/ledger/seal.ts';
 import { layer1BenchCase } from '../src/core/routing/bench.ts';
 import { decideLayer1 } from '../src/core/routing/layer1.ts';
@@ -202,29 +202,7 @@ async function benchTenant(s: Services, accounting: Accounting, i: number, credi
 /** Recompute every seal of a tenant's chain (HMAC over prevHash || canonical payload). */
 export async function verifyTenantChain(db: Db, secret: Buffer, tenantId: string) {
   const rows = await db.selectFrom('ledger_entries').selectAll().where('tenant_id', '=', tenantId).orderBy('seq', 'asc').execute();
-  return verifyChain(
-    rows.map((r) => ({
-      prevHash: r.prev_hash,
-      sealHash: r.seal_hash,
-      ...ledgerPayload({
-        id: r.id,
-        tenantId: r.tenant_id,
-        projectId: r.project_id,
-        eventType: r.event_type as LedgerEventType,
-        amountMicros: r.amount_micros,
-        balanceAfterMicros: r.balance_after_micros,
-        modelId: r.model_id,
-        providerKey: r.provider_key,
-        benchmarkProvider: r.benchmark_provider,
-        benchmarkMethodologyVersion: r.benchmark_methodology_version,
-        actualCostUsdMicros: r.actual_cost_usd_micros,
-        baselineCostUsdMicros: r.baseline_cost_usd_micros,
-        benchmarkPricingVersion: r.benchmark_pricing_version,
-        createdAt: r.created_at.toISOString(),
-      }),
-    })),
-    secret,
-  );
+  return verifyChain(rows.map(sealedRowOf), secret);
 }
 
 /** The facts of one settled call, built the way the pipeline builds them (outside the timing). */

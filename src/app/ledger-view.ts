@@ -9,6 +9,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../store/db.ts';
 import { GENESIS_HASH, verifyChain, type ChainVerification } from '../core/ledger/seal.ts';
+import type { SealedLedgerRow } from '../core/ledger/payload.ts';
 import { ledgerPayload, type LedgerEventType } from './ledger.ts';
 import { decodeCursor, toPage, type Page, type PageQuery } from './pagination.ts';
 
@@ -50,7 +51,8 @@ export interface LedgerRow {
   createdAt: string;
 }
 
-type DbRow = {
+/** A ledger_entries row as the database returns it. */
+export type LedgerDbRow = {
   id: string;
   tenant_id: string;
   project_id: string | null;
@@ -73,7 +75,7 @@ type DbRow = {
   created_at: Date;
 };
 
-const toRow = (r: DbRow & { running_balance_micros: bigint }): LedgerRow => ({
+const toRow = (r: LedgerDbRow & { running_balance_micros: bigint }): LedgerRow => ({
   id: r.id,
   tenantId: r.tenant_id,
   projectId: r.project_id,
@@ -108,7 +110,7 @@ export async function listLedger(db: Db, tenantId: string, filters: LedgerFilter
   if (filters.minAmount !== undefined) conds.push(sql`abs(amount_micros) >= ${filters.minAmount}::bigint`);
   if (filters.maxAmount !== undefined) conds.push(sql`abs(amount_micros) <= ${filters.maxAmount}::bigint`);
   if (c) conds.push(sql`seq < ${BigInt(c.seq)}::bigint`);
-  const rows = await sql<DbRow & { running_balance_micros: bigint }>`
+  const rows = await sql<LedgerDbRow & { running_balance_micros: bigint }>`
     with page as (
       select * from ledger_entries where ${sql.join(conds, sql` and `)}
       order by seq desc limit ${page.limit + 1}),
@@ -130,6 +132,30 @@ export interface LedgerVerdict extends ChainVerification {
   reason: string | null;
 }
 
+/** A stored ledger row as the seal sees it: its sealed columns plus the chain links. */
+export function sealedRowOf(r: LedgerDbRow): SealedLedgerRow {
+  return {
+    prevHash: r.prev_hash,
+    sealHash: r.seal_hash,
+    ...ledgerPayload({
+      id: r.id,
+      tenantId: r.tenant_id,
+      projectId: r.project_id,
+      eventType: r.event_type,
+      amountMicros: r.amount_micros,
+      balanceAfterMicros: r.balance_after_micros,
+      modelId: r.model_id,
+      providerKey: r.provider_key,
+      benchmarkProvider: r.benchmark_provider,
+      benchmarkMethodologyVersion: r.benchmark_methodology_version,
+      actualCostUsdMicros: r.actual_cost_usd_micros,
+      baselineCostUsdMicros: r.baseline_cost_usd_micros,
+      benchmarkPricingVersion: r.benchmark_pricing_version,
+      createdAt: r.created_at.toISOString(),
+    }),
+  };
+}
+
 /**
  * Recompute HMAC-SHA256(secret, prevHash || canonical payload) over the tenant's whole chain (D8),
  * in seq order, `batch` rows at a time so memory stays flat however long the chain is. Then the
@@ -145,7 +171,7 @@ export async function verifyLedger(db: Db, secret: Buffer, tenantId: string, bat
   let prev = GENESIS_HASH;
   let after = 0n;
   let checked = 0;
-  let last: DbRow | null = null;
+  let last: LedgerDbRow | null = null;
   for (;;) {
     const rows = (await db
       .selectFrom('ledger_entries')
@@ -155,29 +181,10 @@ export async function verifyLedger(db: Db, secret: Buffer, tenantId: string, bat
       .where('seq', '<=', head.ledger_seq)
       .orderBy('seq', 'asc')
       .limit(batch)
-      .execute()) as DbRow[];
+      .execute()) as LedgerDbRow[];
     if (rows.length === 0) break;
     const verdict = verifyChain(
-      rows.map((r) => ({
-        prevHash: r.prev_hash,
-        sealHash: r.seal_hash,
-        ...ledgerPayload({
-          id: r.id,
-          tenantId: r.tenant_id,
-          projectId: r.project_id,
-          eventType: r.event_type,
-          amountMicros: r.amount_micros,
-          balanceAfterMicros: r.balance_after_micros,
-          modelId: r.model_id,
-          providerKey: r.provider_key,
-          benchmarkProvider: r.benchmark_provider,
-          benchmarkMethodologyVersion: r.benchmark_methodology_version,
-          actualCostUsdMicros: r.actual_cost_usd_micros,
-          baselineCostUsdMicros: r.baseline_cost_usd_micros,
-          benchmarkPricingVersion: r.benchmark_pricing_version,
-          createdAt: r.created_at.toISOString(),
-        }),
-      })),
+      rows.map(sealedRowOf),
       secret,
       prev,
     );

@@ -130,7 +130,6 @@ export interface FailedCallInput extends CallRecordBase {
 
 export const PROMPT_EXCERPT_CHARS = 500;
 const UNIQUE_VIOLATION = '23505';
-const DEADLOCK = '40P01';
 
 const pgCode = (e: unknown) => (e as { code?: string }).code;
 
@@ -269,102 +268,7 @@ function roundBps(saved: bigint, baseline: bigint): bigint {
  * balance never goes negative and never below what other in-flight calls reserved.
  * Idempotent on the call id: settling a settled call returns the first settlement, debits nothing.
  */
-/**
- * Settle one call (D8). Settlements of one tenant are group-committed: while a transaction holds
- * the tenant's wallet lock, the settlements that arrive meanwhile queue up and the next transaction
- * takes them all, each inside its own savepoint. N calls then share one commit (one fsync) instead
- * of queueing N commits behind the same row lock, and a failing settlement only rolls back its own
- * savepoint. Every caller still resolves only after the commit that made its debit durable.
- * Different tenants never share a batch.
- */
-export function settleCall(s: Services, input: SettlementInput): Promise<SettledCall> {
-  return new Promise((resolve, reject) => {
-    const queues = settleQueuesOf(s);
-    let q = queues.get(input.tenantId);
-    if (!q) {
-      q = { items: [], running: false };
-      queues.set(input.tenantId, q);
-    }
-    q.items.push({ input, resolve, reject });
-    if (!q.running) void drainSettlements(s, input.tenantId, q, queues);
-  });
-}
-
-/** Settlements in one group commit at most; bounds how long one transaction holds the wallet lock. */
-export const SETTLE_BATCH_MAX = 64;
-
-interface SettleItem {
-  input: SettlementInput;
-  /** Batches this item was part of that hit a deadlock and were retried. */
-  retries?: number;
-  resolve: (r: SettledCall) => void;
-  reject: (e: unknown) => void;
-}
-interface SettleQueue {
-  items: SettleItem[];
-  running: boolean;
-}
-const settleQueues = new WeakMap<Services['db'], Map<string, SettleQueue>>();
-function settleQueuesOf(s: Services): Map<string, SettleQueue> {
-  let m = settleQueues.get(s.db);
-  if (!m) {
-    m = new Map();
-    settleQueues.set(s.db, m);
-  }
-  return m;
-}
-
-async function drainSettlements(s: Services, tenantId: string, q: SettleQueue, queues: Map<string, SettleQueue>): Promise<void> {
-  q.running = true;
-  try {
-    while (q.items.length > 0) {
-      const batch = q.items.splice(0, SETTLE_BATCH_MAX);
-      const outcomes: Array<{ ok: true; value: SettledCall } | { ok: false; error: unknown }> = [];
-      try {
-        await s.db.transaction().execute(async (tx) => {
-          if (batch.length === 1) {
-            // The common, uncontended case: no savepoint, the transaction is the item's own.
-            outcomes.push({ ok: true, value: await settleInTx(s, tx, batch[0].input) });
-            return;
-          }
-          for (const item of batch) {
-            await sql`savepoint settle_item`.execute(tx);
-            try {
-              const value = await settleInTx(s, tx, item.input);
-              await sql`release savepoint settle_item`.execute(tx);
-              outcomes.push({ ok: true, value });
-            } catch (error) {
-              await sql`rollback to savepoint settle_item`.execute(tx);
-              outcomes.push({ ok: false, error });
-            }
-          }
-        });
-      } catch (error) {
-        // Nothing of this batch is durable. A batch holds the wallet lock while it claims each
-        // reservation, so it can deadlock with a sweep or release: PostgreSQL aborts one side, and
-        // the batch is simply tried again (its items are idempotent on the call id).
-        if (pgCode(error) === DEADLOCK && batch.every((i) => (i.retries ?? 0) < 3)) {
-          for (const i of batch) i.retries = (i.retries ?? 0) + 1;
-          q.items.unshift(...batch);
-          continue;
-        }
-        for (const item of batch) item.reject(error);
-        continue;
-      }
-      batch.forEach((item, i) => {
-        const o = outcomes[i];
-        if (o.ok) item.resolve(o.value);
-        else item.reject(o.error);
-      });
-    }
-  } finally {
-    q.running = false;
-    if (q.items.length === 0) queues.delete(tenantId);
-    else void drainSettlements(s, tenantId, q, queues);
-  }
-}
-
-async function settleInTx(s: Services, tx: Tx, input: SettlementInput): Promise<SettledCall> {
+export async function settleCall(s: Services, input: SettlementInput): Promise<SettledCall> {
   if (input.reservation.id !== input.callId) throw new RangeError('settleCall: the reservation belongs to another call id');
   if (input.reservation.tenantId !== input.tenantId) throw new RangeError('settleCall: the reservation belongs to another tenant');
   const model = findModel(input.model);
@@ -374,7 +278,7 @@ async function settleInTx(s: Services, tx: Tx, input: SettlementInput): Promise<
   const cost = sv.actualCostMicros;
   const at = s.clock.now();
 
-  {
+  return s.db.transaction().execute(async (tx) => {
     // 1. Claim the reservation (its row lock comes before the wallet's: see the module header).
     const claimed = await sql<{ amount_micros: bigint; released_at: Date | null }>`
       update reservations set status = 'settled', settled_at = ${at}
@@ -485,7 +389,7 @@ async function settleInTx(s: Services, tx: Tx, input: SettlementInput): Promise<
       balanceAfterMicros: entry.balanceAfterMicros,
       duplicate: false,
     };
-  }
+  });
 }
 
 /**

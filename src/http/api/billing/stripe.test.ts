@@ -50,7 +50,7 @@ class FakeStripe {
         if (this.mode === 'decline') {
           return send(402, { error: { type: 'card_error', code: 'authentication_required', message: 'Your card requires authentication.', payment_intent: { id, object: 'payment_intent', status: 'requires_payment_method' } } });
         }
-        return send(200, { id, object: 'payment_intent', status: 'succeeded', amount: Number(form.get('amount')), metadata: { topupId: form.get('metadata[topupId]'), kind: 'auto' } });
+        return send(200, { id, object: 'payment_intent', status: 'succeeded', amount: Number.parseInt(String(form.get('amount')), 10), metadata: { topupId: form.get('metadata[topupId]'), kind: 'auto' } });
       }
       send(404, { error: { type: 'invalid_request_error', message: `no route ${req.method} ${url.pathname}` } });
     });
