@@ -215,7 +215,17 @@ export class KeyCache {
     return p;
   }
 
+  /** Set at start-up: tells every replica (this one included) that key `id` changed. */
+  broadcast: ((id: string) => void) | null = null;
+
+  /** A key was revoked or rotated: evict it here and on every other replica. */
   invalidateKey(id: string): void {
+    if (this.broadcast) this.broadcast(id);
+    else this.evict(id);
+  }
+
+  /** Drop one key from this replica's cache. */
+  evict(id: string): void {
     const h = this.hashById.get(id);
     if (h) this.byHash.delete(h);
     this.hashById.delete(id);

@@ -20,6 +20,8 @@ import { createPaymentProcessor } from '../infra/payments/index.ts';
 import { BRANDS } from '../core/providers.ts';
 import { PRICE_BOOK, checkRegistry, type PriceBook } from '../core/pricing/index.ts';
 import { KeyCache } from './keys.ts';
+import { evictCallContexts } from './wallet.ts';
+import { LocalInvalidation, RedisInvalidation, type Invalidation } from '../infra/invalidation.ts';
 import { loadSecrets } from './secrets.ts';
 import type { Logger, Services } from './services.ts';
 import PgBoss from 'pg-boss';
@@ -86,6 +88,7 @@ export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Prom
     const log = consoleLogger(cfg.LOG_LEVEL);
     let limiter: RateLimiter;
     let bus: EventBus;
+    let invalidation: Invalidation = new LocalInvalidation();
     const onBusError = (e: unknown) => log.warn(e, 'event bus error');
     if (cfg.REDIS_URL) {
       const { Redis } = await import('ioredis');
@@ -93,13 +96,18 @@ export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Prom
       closers.push(() => redis.quit());
       limiter = new RedisRateLimiter(redis, `${cfg.REDIS_KEY_PREFIX}rl:`);
       bus = new RedisEventBus(redis, { prefix: cfg.REDIS_KEY_PREFIX, onError: onBusError });
+      const inv = new RedisInvalidation(redis, `${cfg.REDIS_KEY_PREFIX}invalidate`, (e) => log.warn(e, 'cache invalidation error'));
+      await inv.whenReady();
+      invalidation = inv;
     } else {
       limiter = new MemoryRateLimiter(clock);
       bus = new MemoryEventBus({ onError: onBusError });
     }
     closers.push(() => bus.close());
     const publicUrl = cfg.PUBLIC_URL ?? `http://${cfg.HOST.includes(':') ? `[${cfg.HOST}]` : cfg.HOST}:${cfg.PORT}`;
+    closers.push(() => invalidation.close());
     const keyCache = new KeyCache(db, clock);
+    keyCache.broadcast = (id) => invalidation.publish({ kind: 'key', id });
     const flush = setInterval(() => keyCache.flushLastUsed().catch((e) => log.warn(e, 'last-used flush failed')), 5_000);
     flush.unref();
     closers.push(async () => {
@@ -136,11 +144,13 @@ export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Prom
       payments: createPaymentProcessor(cfg),
       bus,
       webhookClient: createWebhookClient({ allowPrivate: cfg.ALLOW_PRIVATE_WEBHOOK_TARGETS }),
+      invalidation,
     };
     closers.push(() => base.calls.upstream.close());
     closers.push(() => base.webhookClient.close());
     // The relay needs the finished container, and the container holds the relay.
     const services = base as Services;
+    invalidation.onMessage((m) => (m.kind === 'key' ? keyCache.evict(m.id) : evictCallContexts(services, m.id)));
     services.outbox = new OutboxRelay(services);
     if (opts.http !== false || opts.worker) {
       services.outbox.start();

@@ -10,6 +10,7 @@ import type { EventBus } from '../infra/bus/bus.ts';
 import type { OutboxRelay } from './outbox.ts';
 import type { WebhookClient } from '../infra/webhook-client.ts';
 import type PgBoss from 'pg-boss';
+import type { Invalidation } from '../infra/invalidation.ts';
 import type { CallDeps } from './call/pipeline.ts';
 import type { RulesCache } from './quality/rules.ts';
 import type { PaymentProcessor } from '../infra/payments/processor.ts';
@@ -40,6 +41,8 @@ export interface Services {
   publicUrl: string;
   /** The job queue (pg-boss): producers send here, the worker consumes. */
   boss: PgBoss;
+  /** Cache invalidation that reaches every replica (keys, call contexts). */
+  invalidation: Invalidation;
   /** The proxy call pipeline's collaborators (providers, pools, health). */
   calls: CallDeps;
   /** Layer 3 rules in force, refreshed from the database in the background. */

@@ -498,6 +498,12 @@ export async function loadCallContext(s: Services, ids: { tenantId: string; proj
 
 /** Drop cached contexts of a tenant (after its baseline or one of its projects changed). */
 export function invalidateCallContext(s: Services, tenantId: string): void {
+  // Every replica caches contexts: the message evicts them everywhere (evictCallContexts).
+  s.invalidation.publish({ kind: 'context', id: tenantId });
+}
+
+/** Drop a tenant's cached call contexts on this replica. */
+export function evictCallContexts(s: Services, tenantId: string): void {
   const cache = cacheOf(s);
   for (const k of cache.keys()) if (k.startsWith(`${tenantId}:`)) cache.delete(k);
 }
