@@ -235,7 +235,8 @@ async function sendUpstream(
   call: CanonicalRequest,
   attempt: Attempt & { endpoints: RankedEndpoint[] },
 ): Promise<{ res: UpstreamResponse; endpoint: RankedEndpoint; provider: ProviderEndpoint; wire: WireFormat }> {
-  let lastError: AppError = appError('upstream_failed');
+  // Built only when an endpoint fails (the error object is not free on the hot path).
+  let lastError: AppError | null = null;
   for (const endpoint of attempt.endpoints) {
     const provider = deps.providers.get(endpoint.provider);
     if (!provider) continue;
@@ -267,7 +268,7 @@ async function sendUpstream(
       lastError = appError('upstream_failed', err.kind === 'timeout' ? 'The upstream provider timed out' : 'The upstream provider could not be reached');
     }
   }
-  throw lastError;
+  throw lastError ?? appError('upstream_failed');
 }
 
 function upstreamMessage(text: string, status: number): string {
