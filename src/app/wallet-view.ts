@@ -51,7 +51,6 @@ export async function getWalletView(s: Services, tenantId: string): Promise<Wall
   if (!w) throw appError('not_found', 'The tenant has no wallet');
   // Runway in tenths of a day, in integers: balance × 7 × 10 ÷ 7-day burn. A count of days is not
   // money, so it leaves bigint only as the final ratio.
-  // Days, to one decimal: the division is exact integer math, only the final tenths become a number.
   const runwayTenths = w.d7 > 0n ? (w.balance_micros * 70n) / w.d7 : null;
   const runwayDays = runwayTenths === null ? null : Number(runwayTenths) / 10;
   return {

@@ -34,6 +34,10 @@ import webhooks from './api/webhooks/webhooks.route.ts';
 import notifications from './api/users/notifications.route.ts';
 import insightsSummary from './api/insights/summary.route.ts';
 import insightsAudit from './api/insights/audit.route.ts';
+import insightsOverview from './api/insights/overview.route.ts';
+import insightsSavings from './api/insights/savings.route.ts';
+import insightsUsage from './api/insights/usage.route.ts';
+import insightsActivity from './api/insights/activity.route.ts';
 import ledgerExport from './api/ledger/export.route.ts';
 import integrations from './api/integrations/integrations.route.ts';
 
@@ -63,6 +67,10 @@ const API_ROUTES: RouteModule[] = [
   notifications,
   insightsSummary,
   insightsAudit,
+  insightsOverview,
+  insightsSavings,
+  insightsUsage,
+  insightsActivity,
   ledgerExport,
   integrations,
 ];

@@ -1,0 +1,21 @@
+// GET /api/tenant/insights/activity?search=&projectId=&channel=&limit=: the analytics activity
+// feed with its free-text search over prompt fragments, project names and model ids (spec §1
+// /analytics; the delivery path may show here, D8).
+import { z } from 'zod';
+import { activity } from '../../../app/insights-views.ts';
+import { authOf, requireAuth } from '../../plugins/auth.ts';
+import { envelope, ok, type RouteModule } from '../common.ts';
+import { activityList } from './schemas.ts';
+
+const query = z.strictObject({
+  search: z.string().trim().min(1).max(200).optional(),
+  projectId: z.uuid().optional(),
+  channel: z.enum(['proxy', 'mcp', 'extension', 'bridge', 'copy-paste', 'advisory', 'wallet']).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+const route: RouteModule = (app, s) =>
+  app.get('/api/tenant/insights/activity', { schema: { querystring: query, response: { 200: envelope(z.object({ items: activityList })) } }, onRequest: requireAuth(s) }, async (req) =>
+    ok({ items: await activity(s, authOf(req).tenantId, req.query) }),
+  );
+export default route;

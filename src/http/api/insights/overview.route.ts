@@ -1,0 +1,12 @@
+// GET /api/tenant/insights/overview: every tile of /overview in one call (spec §4), the 30-day
+// savings chart and the last 50 activity events, in customer copy (no model names).
+import { overview as build } from '../../../app/insights-views.ts';
+import { authOf, requireAuth } from '../../plugins/auth.ts';
+import { envelope, ok, type RouteModule } from '../common.ts';
+import { overview } from './schemas.ts';
+
+const route: RouteModule = (app, s) =>
+  app.get('/api/tenant/insights/overview', { schema: { response: { 200: envelope(overview) } }, onRequest: requireAuth(s) }, async (req) =>
+    ok(await build(s, authOf(req).tenantId)),
+  );
+export default route;
