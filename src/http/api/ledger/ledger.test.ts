@@ -8,8 +8,8 @@ import { sql } from 'kysely';
 import { startTestServer, type TestServer } from '../../../../test/harness.ts';
 import { callId, credit, makePlatformAdmin, memberOf, newTenant, settlement, type Tenant } from '../../../../test/money.ts';
 import { reserve, settleCall } from '../../../app/wallet.ts';
-import { verifyLedger } from '../../../app/ledger-view.ts';
-import { ledgerPayload } from '../../../app/ledger.ts';
+import { sealedRowOf, verifyLedger, type LedgerDbRow } from '../../../app/ledger-view.ts';
+import { ledgerPayloadOf } from '../../../core/ledger/payload.ts';
 import { seal } from '../../../core/ledger/seal.ts';
 import { canonicalJson } from '../../../core/ledger/canonical-json.ts';
 import { createProject } from '../../../app/projects.ts';
@@ -277,23 +277,8 @@ describe('GET /api/tenant/ledger/verify', () => {
   test('the known fault is absent: seals are HMAC with the server secret, never plain SHA-256', async () => {
     const t = await populated();
     const rows = await s().db.selectFrom('ledger_entries').selectAll().where('tenant_id', '=', t.tenantId).orderBy('seq').execute();
-    const payloadOf = (r: (typeof rows)[number]) =>
-      ledgerPayload({
-        id: r.id,
-        tenantId: r.tenant_id,
-        projectId: r.project_id,
-        eventType: r.event_type,
-        amountMicros: r.amount_micros,
-        balanceAfterMicros: r.balance_after_micros,
-        modelId: r.model_id,
-        providerKey: r.provider_key,
-        benchmarkProvider: r.benchmark_provider,
-        benchmarkMethodologyVersion: r.benchmark_methodology_version,
-        actualCostUsdMicros: r.actual_cost_usd_micros,
-        baselineCostUsdMicros: r.baseline_cost_usd_micros,
-        benchmarkPricingVersion: r.benchmark_pricing_version,
-        createdAt: r.created_at.toISOString(),
-      });
+    // The sealed columns exactly as verification reads them.
+    const payloadOf = (r: (typeof rows)[number]) => ledgerPayloadOf(sealedRowOf(r as LedgerDbRow));
     const sha = (prev: string, p: object) => createHash('sha256').update(prev).update(canonicalJson(p)).digest('hex');
     for (const r of rows) {
       assert.equal(r.seal_hash, seal(s().secrets.ledger, r.prev_hash, payloadOf(r)), 'HMAC-SHA256 keyed with the ledger secret');
