@@ -174,12 +174,25 @@ export async function emitEvent<T extends EventType>(s: Services, input: EventIn
 
 /** Put a frame on its project's stream, or on every live project's stream for tenant-wide events. */
 export async function publishFrame(s: Services, db: Executor, frame: EventFrame, tenantWide: boolean): Promise<void> {
-  if (!tenantWide) {
-    await s.bus.publish(frame);
-    return;
+  await publishFrames(s, db, [{ frame, tenantWide }]);
+}
+
+/**
+ * publishFrame for a batch, in order: one query for the live projects of every tenant with a
+ * tenant-wide frame in the batch (none when there is no such frame), then the frames.
+ */
+export async function publishFrames(s: Services, db: Executor, batch: Array<{ frame: EventFrame; tenantWide: boolean }>): Promise<void> {
+  const wide = [...new Set(batch.filter((b) => b.tenantWide).map((b) => b.frame.tenantId))];
+  const projectsOf = new Map<string, string[]>();
+  if (wide.length) {
+    const rows = await db.selectFrom('projects').select(['id', 'tenant_id']).where('tenant_id', 'in', wide).where('deleted_at', 'is', null).execute();
+    for (const r of rows) projectsOf.set(r.tenant_id, [...(projectsOf.get(r.tenant_id) ?? []), r.id]);
   }
-  const projects = await db.selectFrom('projects').select('id').where('tenant_id', '=', frame.tenantId).where('deleted_at', 'is', null).execute();
-  for (const p of projects) await s.bus.publish({ ...frame, projectId: p.id });
+  // Sequential, not concurrent: frames of one project must reach its stream in outbox order.
+  for (const { frame, tenantWide } of batch) {
+    if (!tenantWide) await s.bus.publish(frame);
+    else for (const projectId of projectsOf.get(frame.tenantId) ?? []) await s.bus.publish({ ...frame, projectId });
+  }
 }
 
 /**
@@ -187,20 +200,33 @@ export async function publishFrame(s: Services, db: Executor, frame: EventFrame,
  * job for its first attempt, written through `ex` (the caller's transaction).
  */
 export async function createDeliveries(s: Services, ex: Executor, frame: EventFrame): Promise<string[]> {
+  return createDeliveriesBatch(s, ex, [frame]);
+}
+
+/**
+ * createDeliveries for a batch of frames in a constant number of statements: one query for the
+ * enabled webhooks of the batch's tenants (matched to each frame's type here), then one insert of
+ * every delivery and one of every first-attempt job.
+ */
+export async function createDeliveriesBatch(s: Services, ex: Executor, frames: EventFrame[]): Promise<string[]> {
+  if (frames.length === 0) return [];
+  const tenants = [...new Set(frames.map((f) => f.tenantId))];
+  const types = [...new Set(frames.map((f) => f.type))];
   const hooks = await ex
     .selectFrom('webhooks')
-    .select('id')
-    .where('tenant_id', '=', frame.tenantId)
+    .select(['id', 'tenant_id', 'events'])
+    .where('tenant_id', 'in', tenants)
     .where('enabled', '=', true)
-    .where(sql<boolean>`${frame.type} = any(events)`)
+    .where(sql<boolean>`events && ${types}::text[]`)
     .execute();
   if (hooks.length === 0) return [];
-  return insertDeliveries(s, ex, {
-    tenantId: frame.tenantId,
-    eventType: frame.type,
-    body: JSON.stringify(frame),
-    targets: hooks.map((h) => ({ webhookId: h.id })),
+  const rows = frames.flatMap((frame) => {
+    const body = JSON.stringify(frame);
+    return hooks
+      .filter((h) => h.tenant_id === frame.tenantId && h.events.includes(frame.type))
+      .map((h) => deliveryRow(s, { tenantId: frame.tenantId, eventType: frame.type, body, target: { webhookId: h.id } }));
   });
+  return writeDeliveries(s, ex, rows);
 }
 
 /** Record deliveries of one body and enqueue their first attempts (also used for user alert webhooks). */
@@ -209,18 +235,30 @@ export async function insertDeliveries(
   ex: Executor,
   d: { tenantId: string; eventType: string; body: string; targets: Array<{ webhookId: string } | { userId: string }> },
 ): Promise<string[]> {
+  return writeDeliveries(
+    s,
+    ex,
+    d.targets.map((target) => deliveryRow(s, { ...d, target })),
+  );
+}
+
+function deliveryRow(s: Services, d: { tenantId: string; eventType: string; body: string; target: { webhookId: string } | { userId: string } }) {
   const now = s.clock.now();
-  const rows = d.targets.map((t) => ({
+  return {
     id: randomUUID(),
     tenant_id: d.tenantId,
-    webhook_id: 'webhookId' in t ? t.webhookId : null,
-    user_id: 'userId' in t ? t.userId : null,
+    webhook_id: 'webhookId' in d.target ? d.target.webhookId : null,
+    user_id: 'userId' in d.target ? d.target.userId : null,
     event_type: d.eventType,
     body: d.body,
     status: 'pending' as const,
     next_attempt_at: now,
     created_at: now,
-  }));
+  };
+}
+
+async function writeDeliveries(s: Services, ex: Executor, rows: Array<ReturnType<typeof deliveryRow>>): Promise<string[]> {
+  if (rows.length === 0) return [];
   await ex.insertInto('webhook_deliveries').values(rows).execute();
   await enqueueJobs(
     s.boss,

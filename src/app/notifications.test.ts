@@ -8,7 +8,7 @@ import { eventually, outboxMails, tenantIdOf } from '../../test/helpers.ts';
 import { credit, usage } from '../../test/ledger.ts';
 import { startReceiver, verifyServiceSignature, verifyStandardSignature, type Receiver } from '../../test/webhook-receiver.ts';
 import type { BusMessage } from '../infra/bus/bus.ts';
-import { checkWalletThresholds, evaluateWalletThresholds, walletRunway } from './notifications.ts';
+import { checkWalletThresholds, evaluateWalletThresholds, THRESHOLD_CACHE_TTL_MS, walletRunway } from './notifications.ts';
 
 let srv: TestServer;
 let rx: Receiver;
@@ -87,6 +87,39 @@ describe('threshold alerts', () => {
     await eventually(async () => (frames.filter((m) => m.frame.type === 'wallet.threshold').length === 2 ? true : undefined), 5_000, 'the second alert');
     assert.equal(frames.filter((m) => m.frame.type === 'wallet.threshold')[1].frame.payload.balanceMicros, '4999990');
     un();
+  });
+
+  test('no threshold job for a tenant without thresholds; a change through the API is seen at once, one on another replica within the cache TTL', async () => {
+    const t = await tenant();
+    const other = await tenant();
+    const s = srv.services;
+    const sent: string[] = [];
+    const original = s.boss.sendDebounced;
+    s.boss.sendDebounced = ((...a: Parameters<typeof original>) => {
+      sent.push((a[1] as { tenantId: string }).tenantId);
+      return original.apply(s.boss, a);
+    }) as typeof original;
+    const sentFor = (tenantId: string) => sent.filter((x) => x === tenantId).length;
+    try {
+      await checkWalletThresholds(s, t.tenantId);
+      await srv.api('PATCH', '/api/users/me/notifications', { token: t.accessToken, body: { digestCadence: 'daily' } });
+      await checkWalletThresholds(s, t.tenantId);
+      assert.equal(sentFor(t.tenantId), 0, 'no threshold, no job');
+      await srv.api('PATCH', '/api/users/me/notifications', { token: t.accessToken, body: { runwayThresholdDays: 2 } });
+      await checkWalletThresholds(s, t.tenantId);
+      assert.equal(sentFor(t.tenantId), 1, 'the API change evicts the cached answer');
+
+      // Another replica's write (straight to the table here) is picked up once the entry expires.
+      await checkWalletThresholds(s, other.tenantId);
+      await s.db.insertInto('notification_settings').values({ tenant_id: other.tenantId, user_id: other.userId, balance_threshold_micros: 100n, updated_at: srv.clock.now() }).execute();
+      await checkWalletThresholds(s, other.tenantId);
+      assert.equal(sentFor(other.tenantId), 0, 'cached within the TTL');
+      srv.clock.advance(THRESHOLD_CACHE_TTL_MS);
+      await checkWalletThresholds(s, other.tenantId);
+      assert.equal(sentFor(other.tenantId), 1);
+    } finally {
+      s.boss.sendDebounced = original;
+    }
   });
 
   test('the runway alert compares balance ÷ 7-day average burn with the threshold, exactly', async () => {

@@ -102,6 +102,7 @@ export async function updateNotificationSettings(
     .values({ tenant_id: tenantId, user_id: userId, ...cols } as never)
     .onConflict((oc) => oc.columns(['tenant_id', 'user_id']).doUpdateSet(cols as never))
     .execute();
+  thresholdCacheOf(s).delete(tenantId);
   const next = await getNotificationSettings(s, tenantId, userId);
   return secret ? { ...next, webhookSecret: secret } : next;
 }
@@ -129,10 +130,46 @@ async function queueAlerts(s: Services, tx: Tx, frame: EventFrame, recipients: R
 }
 
 /**
+ * Whether a tenant has any balance or runway threshold, cached per process for this long. Most
+ * tenants have none, and for them the threshold job would do nothing: one indexed read every few
+ * seconds replaces the job's queue traffic after every settlement. Changes made through this
+ * process evict at once (updateNotificationSettings); one made on another replica is seen within
+ * the TTL, and the next settlement or top-up after that evaluates it against the balance then.
+ */
+export const THRESHOLD_CACHE_TTL_MS = 5_000;
+const thresholdCaches = new WeakMap<Services, Map<string, { at: number; any: boolean }>>();
+
+function thresholdCacheOf(s: Services) {
+  let c = thresholdCaches.get(s);
+  if (!c) thresholdCaches.set(s, (c = new Map()));
+  return c;
+}
+
+async function hasAnyThreshold(s: Services, tenantId: string): Promise<boolean> {
+  const cache = thresholdCacheOf(s);
+  const now = s.clock.now().getTime();
+  const hit = cache.get(tenantId);
+  if (hit && now - hit.at < THRESHOLD_CACHE_TTL_MS) return hit.any;
+  // No membership join: a non-member's setting only means an idle job, never a missed alert.
+  const r = await s.db
+    .selectFrom('notification_settings')
+    .select('user_id')
+    .where('tenant_id', '=', tenantId)
+    .where((eb) => eb.or([eb('balance_threshold_micros', 'is not', null), eb('runway_threshold_days', 'is not', null)]))
+    .limit(1)
+    .executeTakeFirst();
+  if (cache.size > 100_000) cache.clear();
+  cache.set(tenantId, { at: now, any: r !== undefined });
+  return r !== undefined;
+}
+
+/**
  * The wallet and settlement code, after its commit: re-evaluate this tenant's balance and runway
- * alerts. Off the request path: a job (debounced per tenant) runs evaluateWalletThresholds.
+ * alerts. Off the request path: a job (debounced per tenant) runs evaluateWalletThresholds, unless
+ * the tenant has no threshold at all (then the job would fire nothing and re-arm nothing).
  */
 export async function checkWalletThresholds(s: Services, tenantId: string): Promise<void> {
+  if (!(await hasAnyThreshold(s, tenantId))) return;
   await s.boss.sendDebounced(QUEUES.thresholds, { tenantId }, { retryLimit: 2 }, 1, tenantId);
 }
 

@@ -3,11 +3,12 @@
 // `FOR UPDATE SKIP LOCKED`, so each row is taken by one relay at a time. Within a batch, webhook
 // deliveries are created and the rows marked in the same transaction (exactly once), and frames
 // are published to the bus before that commit (at least once: a crash between the two publishes
-// a frame again, never loses one). A kick after the writer's commit makes the path immediate; the
-// poll (150 ms) is the safety net for kicks on other replicas and for crashes.
+// a frame again, never loses one). A batch costs a constant number of statements, not a few per
+// row. A kick after the writer's commit makes the path immediate; the poll (150 ms) is the safety
+// net for kicks on other replicas and for crashes.
 import type { Services } from './services.ts';
 import type { EventFrame } from '../infra/bus/bus.ts';
-import { createDeliveries, publishFrame } from './events.ts';
+import { createDeliveriesBatch, publishFrames } from './events.ts';
 
 const BATCH = 100;
 
@@ -70,11 +71,15 @@ export class OutboxRelay {
         .skipLocked()
         .execute();
       if (rows.length === 0) return 0;
-      for (const r of rows) {
-        const frame = r.frame as unknown as EventFrame;
-        await createDeliveries(s, tx, frame);
-        await publishFrame(s, tx, frame, r.tenant_wide);
-      }
+      // A constant number of statements per batch, whatever its size: the deliveries of every row
+      // (one webhook query, one insert, one job insert), the tenant-wide fan-out query, the mark.
+      const batch = rows.map((r) => ({ frame: r.frame as unknown as EventFrame, tenantWide: r.tenant_wide }));
+      await createDeliveriesBatch(
+        s,
+        tx,
+        batch.map((b) => b.frame),
+      );
+      await publishFrames(s, tx, batch);
       await tx
         .updateTable('event_outbox')
         .set({ published_at: s.clock.now() })

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { CompiledQuery, sql } from 'kysely';
 import type PgBoss from 'pg-boss';
 import type { Services } from './services.ts';
-import type { Db, Tx } from '../store/db.ts';
+import type { Db, Executor, Tx } from '../store/db.ts';
 import { appError } from '../core/errors.ts';
 import { isProviderKey, type ProviderKey } from '../core/providers.ts';
 import type { ModelClass } from '../core/model-class.ts';
@@ -421,11 +421,24 @@ export async function recordFailedCall(s: Services, input: FailedCallInput): Pro
  * call's ledger entry (an unsealed column) and its learning-outbox row. Never on the call path.
  */
 export async function recordQaScore(s: Services, input: { tenantId: string; callId: string; qa: Record<string, unknown> }): Promise<void> {
-  const qa = jsonWithBigints(input.qa);
+  await recordQaScores(s.db, s.clock.now(), [input]);
+}
+
+/**
+ * A batch of QA scores in one statement (the scorer's whole batch: one round trip and one plan
+ * instead of one per call). Every call gets `qa_scored_at`; a call whose `qa` is null (it could
+ * not be scored) keeps its columns otherwise untouched, as before.
+ */
+export async function recordQaScores(ex: Executor, at: Date, items: Array<{ tenantId: string; callId: string; qa: Record<string, unknown> | null }>): Promise<void> {
+  if (items.length === 0) return;
+  const ids = items.map((i) => i.callId);
+  const tenants = items.map((i) => i.tenantId);
+  const qas = items.map((i) => (i.qa === null ? null : jsonWithBigints(i.qa)));
   await sql`
-    with c as (update call_logs set qa = ${qa}::jsonb, qa_scored_at = ${s.clock.now()} where id = ${input.callId} and tenant_id = ${input.tenantId}),
-    l as (update ledger_entries set qa = ${qa}::jsonb where call_id = ${input.callId} and tenant_id = ${input.tenantId} and event_type = 'AI_USAGE')
-    update learning_outbox set quality_score = ${qa}::jsonb where call_id = ${input.callId} and tenant_id = ${input.tenantId}`.execute(s.db);
+    with v as (select * from unnest(${ids}::uuid[], ${tenants}::uuid[], ${qas}::jsonb[]) as v(call_id, tenant_id, qa)),
+    c as (update call_logs c set qa = coalesce(v.qa, c.qa), qa_scored_at = ${at} from v where c.id = v.call_id and c.tenant_id = v.tenant_id),
+    l as (update ledger_entries l set qa = v.qa from v where v.qa is not null and l.call_id = v.call_id and l.tenant_id = v.tenant_id and l.event_type = 'AI_USAGE')
+    update learning_outbox o set quality_score = v.qa from v where v.qa is not null and o.call_id = v.call_id and o.tenant_id = v.tenant_id`.execute(ex);
 }
 
 // ---------------------------------------------------------------------------------------------

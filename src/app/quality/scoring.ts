@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import type { Services } from '../services.ts';
 import type { CanonicalRequest, CanonicalResponse } from '../../core/canonical/types.ts';
 import { inlineCheck, overallScore, shouldEscalate, type QaScore } from '../../core/quality/index.ts';
-import { recordQaScore } from '../wallet.ts';
+import { recordQaScores } from '../wallet.ts';
 import { runCall } from '../call/pipeline.ts';
 
 export const QA_METHOD_VERSION = 'qa-v1';
@@ -120,7 +120,9 @@ export async function scoreOne(s: Services, p: Pending): Promise<Record<string, 
 
 /**
  * Score up to one batch of settled, unscored calls. Rows are claimed with SKIP LOCKED, so several
- * workers share the backlog without scoring a call twice.
+ * workers share the backlog without scoring a call twice. Scores are computed first, then the
+ * whole batch is written in one statement (calls without a score only get `qa_scored_at`), still
+ * inside the claiming transaction so a crash leaves the rows unscored for the next run.
  */
 export async function scorePending(s: Services, limit = s.config.QA_JUDGE_ENABLED ? JUDGE_BATCH : BATCH): Promise<number> {
   return s.db.transaction().execute(async (tx) => {
@@ -133,11 +135,10 @@ export async function scorePending(s: Services, limit = s.config.QA_JUDGE_ENABLE
        order by c.created_at
        limit ${limit}
        for update of c skip locked`.execute(tx);
-    for (const p of rows.rows) {
-      const qa = await scoreOne(s, p);
-      if (qa) await recordQaScore({ ...s, db: tx as unknown as Services['db'] }, { tenantId: p.tenant_id, callId: p.id, qa });
-      else await sql`update call_logs set qa_scored_at = ${s.clock.now()} where id = ${p.id}`.execute(tx);
-    }
+    const scores = [];
+    // One at a time: with the judge on, each score is a call through the service.
+    for (const p of rows.rows) scores.push({ tenantId: p.tenant_id, callId: p.id, qa: await scoreOne(s, p) });
+    await recordQaScores(tx, s.clock.now(), scores);
     return rows.rows.length;
   });
 }
