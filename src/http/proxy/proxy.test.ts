@@ -138,6 +138,27 @@ describe('generate-content shape', () => {
 });
 
 describe('errors in each vendor shape', () => {
+  test('keys are accepted in every header spec §5 lists for each shape, and only there', async () => {
+    const chat = { model: 'x', messages: [{ role: 'user', content: 'hi' }] };
+    const gen = { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] };
+    const cases: Array<[string, Record<string, string>, unknown, number]> = [
+      ['/v1/chat/completions', { authorization: `Bearer ${t.key}` }, chat, 200],
+      ['/v1/chat/completions', { 'x-api-key': t.key }, chat, 200],
+      ['/v1/chat/completions', { 'x-goog-api-key': t.key }, chat, 401],
+      ['/v1/chat-proxy/v1/chat/completions', { 'x-api-key': t.key }, chat, 200],
+      ['/v1/messages', { 'x-api-key': t.key, 'anthropic-version': '2023-06-01' }, { ...chat, max_tokens: 5 }, 200],
+      ['/v1/messages-proxy/v1/messages', { authorization: `Bearer ${t.key}` }, { ...chat, max_tokens: 5 }, 200],
+      ['/v1/messages', { 'x-goog-api-key': t.key }, { ...chat, max_tokens: 5 }, 401],
+      ['/v1/generate-proxy/v1beta/models/m:generateContent', { 'x-goog-api-key': t.key }, gen, 200],
+      ['/v1/generate-proxy/v1beta/models/m:generateContent', { 'x-api-key': t.key }, gen, 200],
+      ['/v1/generate/generateContent', { authorization: `Bearer ${t.key}` }, gen, 200],
+    ];
+    for (const [path, headers, body, status] of cases) {
+      const r = await fetch(srv.url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      assert.equal(r.status, status, `${path} with ${Object.keys(headers).join('+')}`);
+    }
+  });
+
   test('a bad key raises each SDK’s authentication error', async () => {
     await assert.rejects(openai('/v1', 'svc_dev_wrong').chat.completions.create({ model: 'x', messages: [{ role: 'user', content: 'hi' }] }), OpenAI.AuthenticationError);
     await assert.rejects(anthropic('', 'svc_dev_wrong').messages.create({ model: 'x', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }), Anthropic.AuthenticationError);
