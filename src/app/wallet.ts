@@ -66,7 +66,13 @@ interface CallRecordBase {
   /** This attempt scored below the floor and a better one was tried. It is still debited and sealed. */
   escalated?: boolean;
   /** Runs inside the same transaction, last (CONVENTIONS 8): event-outbox rows and the like. */
-  extra?: (tx: Tx) => Promise<void>;
+  extra?: (tx: Tx, settled: SettledFacts | null) => Promise<void>;
+}
+
+/** What a settlement computed, handed to `extra` so callers never redo the price math. */
+export interface SettledFacts {
+  costMicros: bigint;
+  savings: Savings;
 }
 
 export interface SettlementInput extends CallRecordBase {
@@ -366,7 +372,7 @@ export async function settleCall(s: Services, input: SettlementInput): Promise<S
       await s.boss.send(AUTO_TOPUP_QUEUE, job, { db: bossInTx(tx), retryLimit: 3, retryDelay: 30, retryBackoff: true });
     }
 
-    if (input.extra) await input.extra(tx);
+    if (input.extra) await input.extra(tx, { costMicros: cost, savings: sv });
 
     const saved: SettledSavings | null =
       input.benchmarkProvider !== null && sv.baselineCostMicros !== null && sv.tokensSavedMicros !== null
@@ -412,7 +418,7 @@ export async function recordFailedCall(s: Services, input: FailedCallInput): Pro
         ${input.provider ?? null}, ${input.model ?? null}, ${input.region ?? null}, ${input.benchmarkProvider ?? null},
         ${Math.round(input.latencyMs)}, ${v.excerpt}, ${at})
       on conflict (id) do nothing`.execute(tx);
-    if (input.extra) await input.extra(tx);
+    if (input.extra) await input.extra(tx, null);
   });
 }
 

@@ -11,7 +11,6 @@ import type { ModelClass } from '../../core/model-class.ts';
 import type { QaScore } from '../../core/quality/index.ts';
 import type { ProviderKey } from '../../core/providers.ts';
 import * as wallet from '../wallet.ts';
-import { savings } from '../../core/pricing/cost.ts';
 import { CHANNELS, enqueueLlmCall, kickOutbox } from '../events.ts';
 import { advanceStage, budgetExhausted, walletExhausted } from '../stages.ts';
 import { checkWalletThresholds, emitRoutingEscalated } from '../notifications.ts';
@@ -130,8 +129,6 @@ function callRecord(f: AttemptFacts) {
 }
 
 export async function settleAttempt(s: Services, f: SettleFacts): Promise<{ tokensSavedMicros: bigint | null; settled: wallet.SettledCall }> {
-  // The event needs the cost and savings inside the transaction; the same pure math settlement uses.
-  const sv = savings({ actualModel: f.endpoint.model, benchmarkProvider: f.ctx.benchmarkProvider, modelClass: f.modelClass, usage: f.usage });
   const at = s.clock.now();
   const settled = await wallet.settleCall(s, {
     ...callRecord(f),
@@ -146,7 +143,8 @@ export async function settleAttempt(s: Services, f: SettleFacts): Promise<{ toke
     request: f.call,
     response: f.response,
     // Same transaction as the debit (D8): the llm.call event, the stage move, the escalation event.
-    extra: async (tx) => {
+    extra: async (tx, done) => {
+      const sv = done!.savings; // settlement's own price math: never computed twice
       await enqueueLlmCall(tx, {
         tenantId: f.ctx.tenantId,
         projectId: f.ctx.projectId,
