@@ -1,7 +1,8 @@
 // The security audit log (D2): login, logout, failed login, token create/revoke, session revoke,
 // key rotate. Append-only and HMAC-chained per user exactly like the ledger, so it verifies the
 // same way. Appends for one user are serialised by a transaction-scoped advisory lock.
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
+import type { SecurityAuditTable } from '../store/schema.ts';
 import type { Db, Executor } from '../store/db.ts';
 import { GENESIS_HASH, seal, verifyPayloadChain } from '../core/ledger/seal.ts';
 import { decodeCursor, toPage, type PageQuery } from './pagination.ts';
@@ -96,19 +97,7 @@ export async function audit(db: Executor, secret: Buffer, e: AuditInput): Promis
   await (db as Db).transaction().execute((tx) => append(tx, secret, e));
 }
 
-type AuditRow = {
-  id: string;
-  user_id: string;
-  tenant_id: string | null;
-  seq: bigint;
-  event: string;
-  ip: string | null;
-  user_agent: string | null;
-  detail: unknown;
-  created_at: Date;
-  prev_hash: string;
-  seal_hash: string;
-};
+type AuditRow = Selectable<SecurityAuditTable>;
 
 const toView = (r: AuditRow) => ({
   id: r.id,
@@ -126,16 +115,16 @@ export async function listAudit(db: Db, userId: string, page: PageQuery) {
   let q = db.selectFrom('security_audit').selectAll().where('user_id', '=', userId);
   if (c) q = q.where('seq', '<', BigInt(c.seq));
   const rows = await q.orderBy('seq', 'desc').limit(page.limit + 1).execute();
-  return toPage(rows as AuditRow[], page.limit, toView, (r) => ({ seq: r.seq.toString() }));
+  return toPage(rows, page.limit, toView, (r) => ({ seq: r.seq.toString() }));
 }
 
 export async function verifyAudit(db: Db, secret: Buffer, userId: string) {
-  const rows = (await db
+  const rows = await db
     .selectFrom('security_audit')
     .selectAll()
     .where('user_id', '=', userId)
     .orderBy('seq', 'asc')
-    .execute()) as AuditRow[];
+    .execute();
   return verifyPayloadChain(
     rows.map((r) => ({
       id: r.id,

@@ -6,7 +6,8 @@
 // page's seq span (its sealed balance before = balanceAfter − amount) plus a running sum over every
 // entry of the span, filtered out or not. So a row's running balance never depends on the filters
 // or the page it appears on, and equals its sealed balanceAfterMicros on an untampered ledger.
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
+import type { LedgerEntriesTable } from '../store/schema.ts';
 import type { Db } from '../store/db.ts';
 import { GENESIS_HASH, verifyChain, type ChainVerification } from '../core/ledger/seal.ts';
 import type { SealedLedgerRow } from '../core/ledger/payload.ts';
@@ -51,29 +52,8 @@ export interface LedgerRow {
   createdAt: string;
 }
 
-/** A ledger_entries row as the database returns it. */
-export type LedgerDbRow = {
-  id: string;
-  tenant_id: string;
-  project_id: string | null;
-  seq: bigint;
-  event_type: LedgerEventType;
-  customer_label: string;
-  amount_micros: bigint;
-  balance_after_micros: bigint;
-  model_id: string | null;
-  provider_key: string | null;
-  benchmark_provider: string | null;
-  benchmark_methodology_version: string | null;
-  actual_cost_usd_micros: bigint | null;
-  baseline_cost_usd_micros: bigint | null;
-  benchmark_pricing_version: string | null;
-  call_id: string | null;
-  memo: string | null;
-  seal_hash: string;
-  prev_hash: string;
-  created_at: Date;
-};
+/** A ledger_entries row as the database returns it (the table type, not a copy of it). */
+export type LedgerDbRow = Selectable<LedgerEntriesTable>;
 
 const toRow = (r: LedgerDbRow & { running_balance_micros: bigint }): LedgerRow => ({
   id: r.id,
@@ -173,7 +153,7 @@ export async function verifyLedger(db: Db, secret: Buffer, tenantId: string, bat
   let checked = 0;
   let last: LedgerDbRow | null = null;
   for (;;) {
-    const rows = (await db
+    const rows = await db
       .selectFrom('ledger_entries')
       .selectAll()
       .where('tenant_id', '=', tenantId)
@@ -181,7 +161,7 @@ export async function verifyLedger(db: Db, secret: Buffer, tenantId: string, bat
       .where('seq', '<=', head.ledger_seq)
       .orderBy('seq', 'asc')
       .limit(batch)
-      .execute()) as LedgerDbRow[];
+      .execute();
     if (rows.length === 0) break;
     const verdict = verifyChain(
       rows.map(sealedRowOf),

@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { startTestServer, type TestServer } from '../../../../test/harness.ts';
 import { callId, credit, makePlatformAdmin, memberOf, newTenant, settlement, type Tenant } from '../../../../test/money.ts';
 import { reserve, settleCall } from '../../../app/wallet.ts';
-import { sealedRowOf, verifyLedger, type LedgerDbRow } from '../../../app/ledger-view.ts';
+import { sealedRowOf, verifyLedger } from '../../../app/ledger-view.ts';
 import { ledgerPayloadOf } from '../../../core/ledger/payload.ts';
 import { seal } from '../../../core/ledger/seal.ts';
 import { canonicalJson } from '../../../core/ledger/canonical-json.ts';
@@ -278,7 +278,7 @@ describe('GET /api/tenant/ledger/verify', () => {
     const t = await populated();
     const rows = await s().db.selectFrom('ledger_entries').selectAll().where('tenant_id', '=', t.tenantId).orderBy('seq').execute();
     // The sealed columns exactly as verification reads them.
-    const payloadOf = (r: (typeof rows)[number]) => ledgerPayloadOf(sealedRowOf(r as LedgerDbRow));
+    const payloadOf = (r: (typeof rows)[number]) => ledgerPayloadOf(sealedRowOf(r));
     const sha = (prev: string, p: object) => createHash('sha256').update(prev).update(canonicalJson(p)).digest('hex');
     for (const r of rows) {
       assert.equal(r.seal_hash, seal(s().secrets.ledger, r.prev_hash, payloadOf(r)), 'HMAC-SHA256 keyed with the ledger secret');
