@@ -253,11 +253,24 @@ function switchboardEnv(e: Env, port: number): NodeJS.ProcessEnv {
   return env;
 }
 
+/**
+ * What `npm start` runs, minus npm: the node flags and entry of package.json's `start` script (the
+ * precompiled bundle, built here first as `prestart` builds it). The profiled round runs the
+ * TypeScript sources under tsx instead, so the profile's samples name our own files and folders.
+ */
+function productionStart(): string[] {
+  execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const [cmd, ...args] = pkg.scripts.start.split(/\s+/);
+  if (cmd !== 'node') throw new Error(`package.json start script does not run node: ${pkg.scripts.start}`);
+  return args;
+}
+
 async function startSwitchboard(e: Env, nodeFlags: string[] = []): Promise<{ child: Child; url: string }> {
   const port = await freePort();
   const { child, match } = await spawnNode(
     nodeFlags.length ? 'switchboard (profiled)' : 'switchboard',
-    [...nodeFlags, '--import', 'tsx', 'src/main.ts', 'start'],
+    nodeFlags.length ? [...nodeFlags, '--import', 'tsx', 'src/main.ts', 'start'] : productionStart(),
     switchboardEnv(e, port),
     /Switchboard is running at (http:\/\/\S+)/,
   );

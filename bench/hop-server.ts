@@ -1,0 +1,70 @@
+// Switchboard for bench/hop-cpu.ts: the same startRuntime as `npm start` (HTTP, rate limiter,
+// key cache, Layers 1–2, the inline check, the wire, the upstream client, the stream pump), with
+// the money path optionally replaced by no-I/O stand-ins (HOP_STUB_MONEY=1) so the Node CPU of
+// everything *around* the money path can be measured alone, whatever state the money code is in.
+// Nothing in src/ is changed: the stand-ins replace members of the service container.
+//
+//   DATABASE_URL=… SIM_URL=… HOP_STUB_MONEY=1 node --import tsx bench/hop-server.ts
+import { randomBytes } from 'node:crypto';
+import { loadConfig } from '../src/config.ts';
+import { startRuntime } from '../src/app/runtime.ts';
+import { ensureDemo } from '../src/app/demo.ts';
+import { PROVIDER_KEYS } from '../src/core/providers.ts';
+import type { CallDeps } from '../src/app/call/pipeline.ts';
+
+const simUrl = process.env.SIM_URL!;
+const env: Record<string, string> = {
+  DATABASE_URL: process.env.DATABASE_URL!,
+  DATA_DIR: process.env.DATA_DIR!,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'silent',
+  JWT_SECRET: randomBytes(32).toString('hex'),
+  LEDGER_SECRET: randomBytes(32).toString('hex'),
+  RATE_LIMIT_CHAT_PER_MIN: '1000000000',
+};
+for (const p of PROVIDER_KEYS) {
+  env[`${p.toUpperCase()}_BASE_URL`] = `${simUrl}/${p}`;
+  env[`${p.toUpperCase()}_API_KEY`] = 'simulated';
+}
+const stub = process.env.HOP_STUB_MONEY === '1';
+const rt = await startRuntime(loadConfig(env), { http: true, worker: process.env.HOP_WORKER === '1' });
+const demo = await ensureDemo(rt.services);
+if (stub) {
+  const acc = rt.services.calls.accounting;
+  const ctxs = new Map<string, Promise<unknown>>();
+  rt.services.calls.accounting = {
+    ...acc,
+    loadCallContext: ((s, p) => {
+      let c = ctxs.get(p.keyId);
+      if (!c) ctxs.set(p.keyId, (c = acc.loadCallContext(s, p)));
+      return c;
+    }) as CallDeps['accounting']['loadCallContext'],
+    reserveCall: (async (_s: unknown, ctx: { tenantId: string }, callId: string, amountMicros: bigint) => ({ id: callId, callId, tenantId: ctx.tenantId, amountMicros })) as unknown as CallDeps['accounting']['reserveCall'],
+    settleAttempt: (async () => ({ tokensSavedMicros: 1234n, settled: {} })) as unknown as CallDeps['accounting']['settleAttempt'],
+    failAttempt: async () => {},
+  };
+}
+console.log(`hop-server ready ${rt.url} ${demo.key}`);
+const shutdown = async () => {
+  await rt.close();
+  process.exit(0);
+};
+process.once('SIGINT', shutdown);
+process.once('SIGTERM', shutdown);
+if (process.env.HOP_MEM === '1') {
+  const mb = (n: number) => (n / 1048576).toFixed(0);
+  setInterval(() => {
+    const m = process.memoryUsage();
+    console.error(`mem rss ${mb(m.rss)} heapTotal ${mb(m.heapTotal)} heapUsed ${mb(m.heapUsed)} external ${mb(m.external)} arrayBuffers ${mb(m.arrayBuffers)}`);
+  }, 2000).unref();
+}
+if (typeof globalThis.gc === 'function') {
+  process.on('SIGUSR2', () => {
+    const mb = (n: number) => (n / 1048576).toFixed(0);
+    const a = process.memoryUsage();
+    globalThis.gc!();
+    const b = process.memoryUsage();
+    console.error(`gc: heapUsed ${mb(a.heapUsed)} -> ${mb(b.heapUsed)}, heapTotal ${mb(a.heapTotal)} -> ${mb(b.heapTotal)}, rss ${mb(a.rss)} -> ${mb(b.rss)}`);
+  });
+}
