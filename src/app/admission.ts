@@ -61,7 +61,8 @@ export class Admission {
   /** Retired leases with calls still in flight. */
   private readonly retiring = new Set<Lease>();
   private readonly pending = new Map<string, Promise<void>>();
-  private readonly closing = new Set<Promise<void>>();
+  /** Lease releases in flight, per tenant: a new lease waits for them, so it sees the freed amount. */
+  private readonly closing = new Map<Promise<void>, string>();
   private timer: NodeJS.Timeout | null = null;
   private readonly maxAgeMs: number;
 
@@ -163,7 +164,7 @@ export class Admission {
       this.active.delete(key);
       this.retire(l);
     }
-    await Promise.allSettled([...this.closing]);
+    await Promise.allSettled([...this.closing.keys()]);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -181,6 +182,7 @@ export class Admission {
       }
       if (old.calls > 0) this.retiring.add(old);
     }
+    for (const [p, t] of this.closing) if (t === tenantId) await p;
     const id = randomUUID();
     const at = this.s.clock.now();
     const want = need * LEASE_CALLS > need ? need * LEASE_CALLS : need;
@@ -262,7 +264,7 @@ export class Admission {
         () => {},
         (e) => this.s.log.warn({ err: e, leaseId: l.id }, 'releasing an admission lease failed; the sweeper will release it'),
       );
-    this.closing.add(p);
+    this.closing.set(p, l.tenantId);
     void p.finally(() => this.closing.delete(p));
     return p;
   }
