@@ -18,6 +18,7 @@ import type { Services } from '../src/app/services.ts';
 import type { Db } from '../src/store/db.ts';
 import type { CallDeps } from '../src/app/call/pipeline.ts';
 import { sealedRowOf } from '../src/app/ledger-view.ts';
+import { evictCallContexts } from '../src/app/wallet.ts';
 import { verifyChain } from '../src/core/ledger/seal.ts';
 import { layer1BenchCase } from '../src/core/routing/bench.ts';
 import { decideLayer1 } from '../src/core/routing/layer1.ts';
@@ -196,7 +197,14 @@ async function benchTenant(s: Services, accounting: Accounting, i: number, credi
   const t = await createBenchTenant(s.db, s.secrets.ledger, String(i), creditMicros);
   const principal = await s.keyCache.authenticate(t.key);
   if (!principal) throw new Error('bench key did not authenticate');
-  return accounting.loadCallContext(s, principal);
+  // One billed call first, as in production: the project becomes live, and a live project's
+  // settlement has no stage move to make. The context is then reloaded (the proxy reloads it
+  // every few seconds), so the measured settlements are those of a project in steady use.
+  await settleLoad(s, accounting, 'warm-up', [await accounting.loadCallContext(s, principal)], 1, 60_000, 1);
+  evictCallContexts(s, t.tenantId);
+  const ctx = await accounting.loadCallContext(s, principal);
+  if (ctx.stage !== 'live') throw new Error(`bench project is ${ctx.stage} after a billed call`);
+  return ctx;
 }
 
 /** Recompute every seal of a tenant's chain (HMAC over prevHash || canonical payload). */

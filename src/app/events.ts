@@ -302,3 +302,8 @@ export function llmCallPayload(f: LlmCallFacts): PayloadOf<'llm.call'> {
 export function enqueueLlmCall(tx: Tx, e: { tenantId: string; projectId: string; actorUserId?: string | null; at: Date; call: LlmCallFacts }): Promise<TypedFrame<'llm.call'>> {
   return enqueueEventInTx(tx, { type: 'llm.call', tenantId: e.tenantId, projectId: e.projectId, actorUserId: e.actorUserId ?? null, at: e.at, payload: llmCallPayload(e.call) });
 }
+
+/** The llm.call frame, for a settlement's batched event rows (SettlementInput.events). */
+export function llmCallFrame(e: { tenantId: string; projectId: string; actorUserId?: string | null; at: Date; call: LlmCallFacts }): TypedFrame<'llm.call'> {
+  return buildFrame({ type: 'llm.call', tenantId: e.tenantId, projectId: e.projectId, actorUserId: e.actorUserId ?? null, at: e.at, payload: llmCallPayload(e.call) });
+}

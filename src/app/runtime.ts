@@ -14,6 +14,8 @@ import type { EventBus } from '../infra/bus/bus.ts';
 import { MemoryEventBus } from '../infra/bus/memory.ts';
 import { RedisEventBus } from '../infra/bus/redis.ts';
 import { OutboxRelay } from './outbox.ts';
+import { Admission } from './admission.ts';
+import { Settler } from './settlement.ts';
 import { createWebhookClient } from '../infra/webhook-client.ts';
 import { createMailer } from '../infra/mailer.ts';
 import { createPaymentProcessor } from '../infra/payments/index.ts';
@@ -128,7 +130,7 @@ export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Prom
     rules.start();
     closers.push(async () => rules.stop());
 
-    const base: Omit<Services, 'outbox'> = {
+    const base: Omit<Services, 'outbox' | 'admission' | 'settler'> = {
       config: cfg,
       db,
       clock,
@@ -152,6 +154,12 @@ export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Prom
     const services = base as Services;
     invalidation.onMessage((m) => (m.kind === 'key' ? keyCache.evict(m.id) : evictCallContexts(services, m.id)));
     services.outbox = new OutboxRelay(services);
+    services.settler = new Settler(services);
+    services.admission = new Admission(services);
+    services.admission.start();
+    // Closed in reverse: the HTTP server stops first, then settlements drain, then leases are released.
+    closers.push(() => services.admission.close());
+    closers.push(() => services.settler.drain());
     if (opts.http !== false || opts.worker) {
       services.outbox.start();
       closers.push(() => services.outbox.close());

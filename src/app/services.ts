@@ -14,6 +14,8 @@ import type { Invalidation } from '../infra/invalidation.ts';
 import type { CallDeps } from './call/pipeline.ts';
 import type { RulesCache } from './quality/rules.ts';
 import type { PaymentProcessor } from '../infra/payments/processor.ts';
+import type { Admission } from './admission.ts';
+import type { Settler } from './settlement.ts';
 
 export interface Secrets {
   /** HS256 key for access and refresh JWTs. */
@@ -55,4 +57,8 @@ export interface Services {
   outbox: OutboxRelay;
   /** Outbound webhook HTTP with the SSRF rules of D10 applied at connect time. */
   webhookClient: WebhookClient;
+  /** The proxy's reservations: in-memory admission against wallet leases (D8). */
+  admission: Admission;
+  /** Every settlement, group-committed (D8). */
+  settler: Settler;
 }

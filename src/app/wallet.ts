@@ -1,5 +1,8 @@
 // The wallet on the call path (D8): reserve the worst case before going upstream, then either
-// settle (debit the real cost and seal its AI_USAGE entry in ONE transaction) or release.
+// settle (debit the real cost and seal its AI_USAGE entry in ONE transaction) or release. The proxy
+// reserves through admission.ts (in memory, against a lease held the same way) and every
+// settlement goes through settlement.ts (group commit); this module keeps the per-call holds, the
+// failure path, the QA score writes and the call context.
 //
 // Lock order, everywhere money moves: the reservation row first, then the tenant's wallet row (the
 // per-tenant lock and chain head), then the project's monthly spend row. Reserve creates its
@@ -16,10 +19,10 @@ import { isProviderKey, type ProviderKey } from '../core/providers.ts';
 import type { ModelClass } from '../core/model-class.ts';
 import type { ClientShape, Usage } from '../core/canonical/types.ts';
 import type { Layer1Decision } from '../core/routing/layer1.ts';
-import { findModel, savings as computeSavings, type Savings } from '../core/pricing/index.ts';
+import type { Savings } from '../core/pricing/index.ts';
 import { jsonWithBigints, monthStartUtc } from '../core/money.ts';
-import { tryAppendLedgerEntry, type AppendedEntry } from './ledger.ts';
-import { AUTO_TOPUP_QUEUE, type AutoTopupJob } from './topups.ts';
+import type { EventFrame } from '../infra/bus/bus.ts';
+import type { Admitted } from './admission.ts';
 
 /** A worst-case hold on the wallet for one call attempt; its id is the attempt's call id. */
 export interface Reservation {
@@ -28,6 +31,8 @@ export interface Reservation {
   projectId: string;
   amountMicros: bigint;
   createdAt: Date;
+  /** Set when the proxy admitted the call against this replica's lease (admission.ts), not a row of its own. */
+  admitted?: Admitted;
 }
 
 export interface ReserveInput {
@@ -65,7 +70,9 @@ interface CallRecordBase {
   parentCallId?: string | null;
   /** This attempt scored below the floor and a better one was tried. It is still debited and sealed. */
   escalated?: boolean;
-  /** Runs inside the same transaction, last (CONVENTIONS 8): event-outbox rows and the like. */
+  /** Event-outbox rows written with the settlement (one batched insert; frames built by events.buildFrame). */
+  events?: (settled: SettledFacts) => Array<{ frame: EventFrame; tenantWide: boolean }>;
+  /** Runs inside the same transaction, last (CONVENTIONS 8): rare extra work (stage moves, tests). */
   extra?: (tx: Tx, settled: SettledFacts | null) => Promise<void>;
 }
 
@@ -186,7 +193,8 @@ async function releaseIn(db: Db | Tx, tenantId: string, reservationId: string, a
 
 /** Failure path: release the hold, debit nothing. Idempotent (a second call, or one after settlement or a sweep, does nothing). */
 export async function release(s: Services, reservation: Reservation): Promise<void> {
-  await releaseIn(s.db, reservation.tenantId, reservation.id, s.clock.now());
+  if (reservation.admitted) s.admission.released(reservation.admitted);
+  else await releaseIn(s.db, reservation.tenantId, reservation.id, s.clock.now());
 }
 
 /** pg-boss writes through the caller's transaction, so a job exists only if the transaction commits. */
@@ -199,7 +207,7 @@ export function bossInTx(tx: Tx): PgBoss.Db {
   };
 }
 
-function callLogValues(input: CallRecordBase, at: Date) {
+export function callLogValues(input: CallRecordBase, at: Date) {
   return {
     routingFeatures: input.routing ? JSON.stringify(input.routing.features) : null,
     routingRules: JSON.stringify(input.routing?.appliedRules ?? []),
@@ -209,64 +217,12 @@ function callLogValues(input: CallRecordBase, at: Date) {
   };
 }
 
-async function previousSettlement(tx: Tx, input: SettlementInput): Promise<SettledCall> {
-  const row = await tx
-    .selectFrom('ledger_entries as l')
-    .innerJoin('call_logs as c', 'c.id', 'l.call_id')
-    .select([
-      'l.id',
-      'l.amount_micros',
-      'l.balance_after_micros',
-      'l.benchmark_provider',
-      'l.baseline_cost_usd_micros',
-      'l.actual_cost_usd_micros',
-      'l.benchmark_methodology_version',
-      'l.benchmark_pricing_version',
-      'c.uncollected_micros',
-    ])
-    .where('l.call_id', '=', input.callId)
-    .where('l.tenant_id', '=', input.tenantId)
-    .where('l.event_type', '=', 'AI_USAGE')
-    .executeTakeFirst();
-  if (!row) throw new Error(`call ${input.callId} is marked settled but has no AI_USAGE entry`);
-  const cost = row.actual_cost_usd_micros ?? -row.amount_micros;
-  let saved: SettledSavings | null = null;
-  if (row.benchmark_provider && isProviderKey(row.benchmark_provider) && row.baseline_cost_usd_micros !== null) {
-    const tokensSavedMicros = row.baseline_cost_usd_micros - cost;
-    saved = {
-      benchmarkProvider: row.benchmark_provider,
-      baselineCostMicros: row.baseline_cost_usd_micros,
-      tokensSavedMicros,
-      percentSavedBps: row.baseline_cost_usd_micros === 0n ? null : roundBps(tokensSavedMicros, row.baseline_cost_usd_micros),
-      methodologyVersion: row.benchmark_methodology_version ?? '',
-      pricingVersion: row.benchmark_pricing_version ?? '',
-    };
-  }
-  return {
-    callId: input.callId,
-    ledgerEntryId: row.id,
-    costMicros: cost,
-    debitedMicros: -row.amount_micros,
-    uncollectedMicros: row.uncollected_micros,
-    savings: saved,
-    balanceAfterMicros: row.balance_after_micros,
-    duplicate: true,
-  };
-}
-
-/** Same rounding as core/pricing savings(): to nearest, halves away from zero. */
-function roundBps(saved: bigint, baseline: bigint): bigint {
-  const n = saved * 10_000n;
-  const a = n < 0n ? -n : n;
-  const q = (2n * a + baseline) / (2n * baseline);
-  return n < 0n ? -q : q;
-}
-
 /**
  * Settle a completed call in ONE transaction (D8, CONVENTIONS 8): claim the reservation, debit the
  * real cost while releasing the hold, seal the AI_USAGE entry with every audit column, write the
- * call-log row, the learning-outbox row and the project's monthly spend, run `extra`, and when the
- * debit crosses the auto-top-up threshold, enqueue the charge in the same transaction.
+ * call-log row, the learning-outbox row, the project's monthly spend and `events`, run `extra`, and
+ * when the debit crosses the auto-top-up threshold, enqueue the charge in the same transaction.
+ * Settlements that arrive together share that transaction and its commit (settlement.ts).
  *
  * Debit rule: the real cost, always. If the wallet cannot cover it (only possible when the real
  * cost exceeds the worst-case reservation), the debit is capped at what the wallet holds beyond
@@ -274,128 +230,8 @@ function roundBps(saved: bigint, baseline: bigint): bigint {
  * balance never goes negative and never below what other in-flight calls reserved.
  * Idempotent on the call id: settling a settled call returns the first settlement, debits nothing.
  */
-export async function settleCall(s: Services, input: SettlementInput): Promise<SettledCall> {
-  if (input.reservation.id !== input.callId) throw new RangeError('settleCall: the reservation belongs to another call id');
-  if (input.reservation.tenantId !== input.tenantId) throw new RangeError('settleCall: the reservation belongs to another tenant');
-  const model = findModel(input.model);
-  if (!model) throw new RangeError(`settleCall: model ${input.model} is not in the price book`);
-  // D7: the baseline is the benchmark's reference model for the delivered model's class.
-  const sv: Savings = computeSavings({ actualModel: model, benchmarkProvider: input.benchmarkProvider, modelClass: model.modelClass, usage: input.usage });
-  const cost = sv.actualCostMicros;
-  const at = s.clock.now();
-
-  return s.db.transaction().execute(async (tx) => {
-    // 1. Claim the reservation (its row lock comes before the wallet's: see the module header).
-    const claimed = await sql<{ amount_micros: bigint; released_at: Date | null }>`
-      update reservations set status = 'settled', settled_at = ${at}
-       where id = ${input.reservation.id} and tenant_id = ${input.tenantId} and status <> 'settled'
-      returning amount_micros, released_at`.execute(tx);
-    const r = claimed.rows[0];
-    if (!r) {
-      const prior = await tx.selectFrom('reservations').select('status').where('id', '=', input.reservation.id).where('tenant_id', '=', input.tenantId).executeTakeFirst();
-      if (prior?.status === 'settled') return previousSettlement(tx, input);
-      throw appError('not_found', `No reservation for call ${input.callId}`);
-    }
-    // A hold already ended by release() or the sweeper is not released twice.
-    const releaseMicros = r.released_at === null ? r.amount_micros : 0n;
-
-    // 2. Debit and seal. Fast path: one conditional UPDATE. Slow path (cost beyond what the wallet
-    //    can cover): read the locked wallet and cap the debit.
-    const entryFor = (debit: bigint) => ({
-      tenantId: input.tenantId,
-      projectId: input.projectId,
-      eventType: 'AI_USAGE' as const,
-      amountMicros: -debit,
-      releaseReservedMicros: releaseMicros,
-      floor: 'reserved' as const,
-      modelId: model.id,
-      providerKey: input.provider,
-      benchmarkProvider: input.benchmarkProvider,
-      benchmarkMethodologyVersion: sv.methodologyVersion,
-      actualCostUsdMicros: cost,
-      baselineCostUsdMicros: sv.baselineCostMicros,
-      benchmarkPricingVersion: sv.pricingVersion,
-      callId: input.callId,
-      at,
-    });
-    let debit = cost;
-    let entry: AppendedEntry | null = await tryAppendLedgerEntry(tx, s.secrets.ledger, entryFor(debit));
-    if (!entry) {
-      const w = await tx
-        .selectFrom('wallets')
-        .select(['balance_micros', 'reserved_micros'])
-        .where('tenant_id', '=', input.tenantId)
-        .forUpdate()
-        .executeTakeFirstOrThrow();
-      const coverable = w.balance_micros - (w.reserved_micros - releaseMicros);
-      debit = coverable < 0n ? 0n : coverable < cost ? coverable : cost;
-      entry = await tryAppendLedgerEntry(tx, s.secrets.ledger, entryFor(debit));
-      if (!entry) throw new Error(`settlement of ${input.callId} could not be appended even when capped`);
-      s.log.warn({ callId: input.callId, tenantId: input.tenantId, costMicros: cost, debitedMicros: debit }, 'call cost exceeded what the wallet could cover');
-    }
-    const uncollected = cost - debit;
-
-    // 3. Call-log row, learning-outbox row and monthly spend: one statement.
-    const v = callLogValues(input, at);
-    await sql`
-      with cl as (
-        insert into call_logs (id, tenant_id, project_id, key_id, parent_call_id, attempt, escalated, status, channel,
-          client_shape, stream, conversation_id, task_family, complexity, model_class, routing_table_version,
-          routing_features, routing_rules, provider_key, model_id, region, benchmark_provider,
-          benchmark_methodology_version, actual_cost_usd_micros, baseline_cost_usd_micros, benchmark_pricing_version,
-          debited_micros, uncollected_micros, input_tokens, output_tokens, cached_input_tokens, latency_ms,
-          prompt_excerpt, ledger_entry_id, created_at)
-        values (${input.callId}, ${input.tenantId}, ${input.projectId}, ${input.keyId}, ${input.parentCallId ?? null},
-          ${v.attempt}, ${input.escalated ?? false}, 'succeeded', ${input.channel}, ${input.clientShape}, ${input.stream},
-          ${input.conversationId ?? null}, ${input.routing?.taskFamily ?? null}, ${input.routing?.complexity ?? null},
-          ${input.modelClass}, ${input.routing?.tableVersion ?? null}, ${v.routingFeatures}::jsonb, ${v.routingRules}::jsonb,
-          ${input.provider}, ${model.id}, ${input.region}, ${input.benchmarkProvider}, ${sv.methodologyVersion},
-          ${cost}::bigint, ${sv.baselineCostMicros}::bigint, ${sv.pricingVersion}, ${debit}::bigint, ${uncollected}::bigint,
-          ${input.usage.inputTokens}, ${input.usage.outputTokens}, ${input.usage.cachedInputTokens ?? null},
-          ${Math.round(input.latencyMs)}, ${v.excerpt}, ${entry.id}, ${at})),
-      lo as (
-        insert into learning_outbox (call_id, tenant_id, project_id, provider_key, model_id, model_class, request, response,
-          input_tokens, output_tokens, latency_ms, created_at)
-        values (${input.callId}, ${input.tenantId}, ${input.projectId}, ${input.provider}, ${model.id}, ${input.modelClass},
-          ${jsonWithBigints(input.request)}::jsonb, ${jsonWithBigints(input.response)}::jsonb,
-          ${input.usage.inputTokens}, ${input.usage.outputTokens}, ${Math.round(input.latencyMs)}, ${at}))
-      insert into project_spend (project_id, month, tenant_id, spent_micros)
-      values (${input.projectId}, ${monthStartUtc(at)}::date, ${input.tenantId}, ${debit}::bigint)
-      on conflict (project_id, month) do update set spent_micros = project_spend.spent_micros + excluded.spent_micros`.execute(tx);
-
-    // 4. Auto-top-up, once per crossing: disarm under the wallet lock we hold and enqueue the charge
-    //    in this transaction (the job exists only if the debit commits; it runs in the worker).
-    const rule = entry.autoTopup;
-    if (rule && rule.armed && entry.balanceAfterMicros < rule.thresholdMicros) {
-      await tx.updateTable('wallets').set({ auto_topup_armed: false }).where('tenant_id', '=', input.tenantId).execute();
-      const job: AutoTopupJob = { tenantId: input.tenantId, topupId: randomUUID() };
-      await s.boss.send(AUTO_TOPUP_QUEUE, job, { db: bossInTx(tx), retryLimit: 3, retryDelay: 30, retryBackoff: true });
-    }
-
-    if (input.extra) await input.extra(tx, { costMicros: cost, savings: sv });
-
-    const saved: SettledSavings | null =
-      input.benchmarkProvider !== null && sv.baselineCostMicros !== null && sv.tokensSavedMicros !== null
-        ? {
-            benchmarkProvider: input.benchmarkProvider,
-            baselineCostMicros: sv.baselineCostMicros,
-            tokensSavedMicros: sv.tokensSavedMicros,
-            percentSavedBps: sv.percentSavedBps,
-            methodologyVersion: sv.methodologyVersion,
-            pricingVersion: sv.pricingVersion,
-          }
-        : null;
-    return {
-      callId: input.callId,
-      ledgerEntryId: entry.id,
-      costMicros: cost,
-      debitedMicros: debit,
-      uncollectedMicros: uncollected,
-      savings: saved,
-      balanceAfterMicros: entry.balanceAfterMicros,
-      duplicate: false,
-    };
-  });
+export function settleCall(s: Services, input: SettlementInput): Promise<SettledCall> {
+  return s.settler.settle(input);
 }
 
 /**
@@ -406,7 +242,7 @@ export async function recordFailedCall(s: Services, input: FailedCallInput): Pro
   const at = s.clock.now();
   const v = callLogValues(input, at);
   await s.db.transaction().execute(async (tx) => {
-    if (input.reservation) await releaseIn(tx, input.tenantId, input.reservation.id, at);
+    if (input.reservation && !input.reservation.admitted) await releaseIn(tx, input.tenantId, input.reservation.id, at);
     await sql`
       insert into call_logs (id, tenant_id, project_id, key_id, parent_call_id, attempt, escalated, status, error_code,
         channel, client_shape, stream, conversation_id, task_family, complexity, model_class, routing_table_version,
@@ -420,6 +256,8 @@ export async function recordFailedCall(s: Services, input: FailedCallInput): Pro
       on conflict (id) do nothing`.execute(tx);
     if (input.extra) await input.extra(tx, null);
   });
+  // The admission budget forgets the call's worst case once its failure is on record.
+  if (input.reservation?.admitted) s.admission.released(input.reservation.admitted);
 }
 
 /**
@@ -525,6 +363,8 @@ export function invalidateCallContext(s: Services, tenantId: string): void {
 export function evictCallContexts(s: Services, tenantId: string): void {
   const cache = cacheOf(s);
   for (const k of cache.keys()) if (k.startsWith(`${tenantId}:`)) cache.delete(k);
+  // A changed budget or project applies to the next call: no lease taken under the old one admits it.
+  s.admission.retireTenant(tenantId);
 }
 
 /** The benchmark provider for a new call of this project: its override, else the tenant's baseline, else null (D7). */

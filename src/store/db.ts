@@ -11,10 +11,34 @@ export type Tx = Transaction<DB>;
 /** Either a plain handle or a transaction: repos take this so callers choose atomicity. */
 export type Executor = Db | Tx;
 
+/** Statement text → name, for the hot path's statements (namedStatement). */
+const NAMED = new Map<string, string>();
+
+/**
+ * Register a hot statement: wherever its exact text is run (Kysely CompiledQuery.raw or sql``
+ * compiled to the same text), the pool runs it as a named prepared statement, parsed and planned
+ * once per connection instead of on every call.
+ */
+export function namedStatement(name: string, text: string): string {
+  const had = NAMED.get(text);
+  if (had !== undefined && had !== name) throw new Error(`statement registered twice: ${had} and ${name}`);
+  NAMED.set(text, name);
+  return text;
+}
+
+type QueryFn = (...args: unknown[]) => unknown;
+
 export function createDb(connectionString: string, max = 20): { db: Db; pool: pg.Pool } {
   const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
   // An idle client's network error must not crash the process; the pool replaces the client.
   pool.on('error', () => {});
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as QueryFn;
+    (client as unknown as { query: QueryFn }).query = (text: unknown, values?: unknown, cb?: unknown) => {
+      const name = typeof text === 'string' && Array.isArray(values) ? NAMED.get(text) : undefined;
+      return name === undefined ? query(text, values, cb) : query({ name, text, values }, cb);
+    };
+  });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return { db, pool };
 }

@@ -163,6 +163,8 @@ export interface ReservationsTable {
   released_at: NullableTimestamp;
   swept_at: NullableTimestamp;
   sweep_reason: string | null;
+  /** 'call': one call's worst case; 'lease': a replica's admission budget for a project (migration 006). */
+  kind: Generated<'call' | 'lease'>;
 }
 
 export interface ProjectSpendTable {

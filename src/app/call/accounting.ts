@@ -11,7 +11,7 @@ import type { ModelClass } from '../../core/model-class.ts';
 import type { QaScore } from '../../core/quality/index.ts';
 import type { ProviderKey } from '../../core/providers.ts';
 import * as wallet from '../wallet.ts';
-import { CHANNELS, enqueueLlmCall, kickOutbox } from '../events.ts';
+import { CHANNELS, kickOutbox, llmCallFrame } from '../events.ts';
 import { advanceStage, budgetExhausted, walletExhausted } from '../stages.ts';
 import { checkWalletThresholds, emitRoutingEscalated } from '../notifications.ts';
 import { AppError } from '../../core/errors.ts';
@@ -25,9 +25,14 @@ export async function loadCallContext(s: Services, p: KeyPrincipal): Promise<Cal
   return { ...ctx, keyId: p.keyId };
 }
 
+/**
+ * Reserve the call's worst case (D8) against this replica's admission lease for the project: no
+ * database round trip unless the lease must be renewed (admission.ts).
+ */
 export async function reserveCall(s: Services, ctx: CallContext, callId: string, amountMicros: bigint): Promise<Reservation> {
   try {
-    return await wallet.reserve(s, { tenantId: ctx.tenantId, projectId: ctx.projectId, callId, amountMicros });
+    const admitted = await s.admission.admit(ctx.tenantId, ctx.projectId, amountMicros);
+    return { id: callId, tenantId: ctx.tenantId, projectId: ctx.projectId, amountMicros, createdAt: s.clock.now(), admitted };
   } catch (e) {
     // A refused call pauses the project (D4) and tells the stream: off the answer's path.
     if (e instanceof AppError && e.code === 'insufficient_balance') {
@@ -142,45 +147,53 @@ export async function settleAttempt(s: Services, f: SettleFacts): Promise<{ toke
     benchmarkProvider: f.ctx.benchmarkProvider,
     request: f.call,
     response: f.response,
-    // Same transaction as the debit (D8): the llm.call event, the stage move, the escalation event.
-    extra: async (tx, done) => {
-      const sv = done!.savings; // settlement's own price math: never computed twice
-      await enqueueLlmCall(tx, {
-        tenantId: f.ctx.tenantId,
-        projectId: f.ctx.projectId,
-        at,
-        call: {
-          callId: f.callId,
-          modelClass: f.modelClass,
-          taskFamily: f.decision.taskFamily,
-          complexity: f.decision.complexity,
-          inputTokens: f.usage.inputTokens,
-          outputTokens: f.usage.outputTokens,
-          costMicros: sv.actualCostMicros,
-          savingsTokens: sv.tokensSavedMicros,
-          escalated: f.escalated,
-          latencyMs: f.latencyMs,
-          channel: channelOf(f.channel),
-        },
-      });
-      // A live project stays live on a billed call: skip the read (the context is at most seconds old).
-      if (f.ctx.stage !== 'live') await advanceStage(s, tx, f.ctx.projectId, 'billed_call', { at });
-      if (f.escalated && f.escalatedTo) {
-        await emitRoutingEscalated(s, tx, {
+    // Same transaction as the debit (D8): the llm.call event always (a row of the batched write),
+    // the stage move and the escalation event when there is one (rare: run as `extra`).
+    events: (done) => [
+      {
+        tenantWide: false,
+        frame: llmCallFrame({
           tenantId: f.ctx.tenantId,
           projectId: f.ctx.projectId,
           at,
-          payload: {
+          call: {
             callId: f.callId,
-            fromClass: f.modelClass,
-            toClass: f.escalatedTo,
-            attempt: f.attempt,
-            reason: (f.qa?.reasons.join('; ') || 'below the quality floor').slice(0, 200),
-            qualityScore: f.qaOverall ?? null,
+            modelClass: f.modelClass,
+            taskFamily: f.decision.taskFamily,
+            complexity: f.decision.complexity,
+            inputTokens: f.usage.inputTokens,
+            outputTokens: f.usage.outputTokens,
+            costMicros: done.savings.actualCostMicros, // settlement's own price math: never computed twice
+            savingsTokens: done.savings.tokensSavedMicros,
+            escalated: f.escalated,
+            latencyMs: f.latencyMs,
+            channel: channelOf(f.channel),
           },
-        });
-      }
-    },
+        }),
+      },
+    ],
+    extra:
+      f.ctx.stage !== 'live' || (f.escalated && f.escalatedTo)
+        ? async (tx) => {
+            // A live project stays live on a billed call: skip the read (the context is at most seconds old).
+            if (f.ctx.stage !== 'live') await advanceStage(s, tx, f.ctx.projectId, 'billed_call', { at });
+            if (f.escalated && f.escalatedTo) {
+              await emitRoutingEscalated(s, tx, {
+                tenantId: f.ctx.tenantId,
+                projectId: f.ctx.projectId,
+                at,
+                payload: {
+                  callId: f.callId,
+                  fromClass: f.modelClass,
+                  toClass: f.escalatedTo,
+                  attempt: f.attempt,
+                  reason: (f.qa?.reasons.join('; ') || 'below the quality floor').slice(0, 200),
+                  qualityScore: f.qaOverall ?? null,
+                },
+              });
+            }
+          }
+        : undefined,
   });
   kickOutbox(s);
   maybeCheckThresholds(s, f.ctx.tenantId);

@@ -7,6 +7,7 @@ import * as m002 from './002-money.ts';
 import * as m003 from './003-events.ts';
 import * as m004 from './004-quality.ts';
 import * as m005 from './005-exports.ts';
+import * as m006 from './006-admission.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '001-foundation': m001,
@@ -14,6 +15,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '003-events': m003,
   '004-quality': m004,
   '005-exports': m005,
+  '006-admission': m006,
 };
 
 export async function migrate(db: Db): Promise<void> {

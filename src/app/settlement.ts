@@ -1,0 +1,535 @@
+// Settlement with group commit (D8, docs/decisions.md "Admission and group commit").
+//
+// Every completed call is settled in one transaction that claims its hold, debits the real cost,
+// seals its AI_USAGE entry, and writes its call-log, learning-outbox, monthly-spend and event-outbox
+// rows; its response waits for that commit. Settlements arriving while a transaction is in
+// flight are settled together in the next one, so one commit (one disk flush) serves many calls:
+//
+//   BEGIN
+//   claim      one statement: per-call reservations → settled; admission leases → amount − used
+//   heads      SELECT … FROM wallets WHERE tenant_id = ANY(…) ORDER BY tenant_id FOR UPDATE
+//   (in Node)  per tenant, in arrival order: release, debit (capped), balance, seq, HMAC seal
+//   write      one statement: wallets, ledger_entries, call_logs, learning_outbox, project_spend,
+//              event_outbox, each from unnest() of the batch's arrays
+//   (rare)     auto-top-up jobs, callers' `extra` callbacks
+//   COMMIT
+//
+// Lock order is the one of wallet.ts: reservation rows, then wallets (in tenant order). A tenant is
+// in at most one batch of this process at a time, and a batch never waits for another: up to
+// MAX_CONCURRENT batches run at once over disjoint tenants, so one tenant's slow settlement never
+// holds up another tenant's (D8: different tenants never wait for each other). A batch that fails
+// is rolled back and its settlements are retried one by one, so one bad settlement fails alone.
+import { randomUUID } from 'node:crypto';
+import { CompiledQuery } from 'kysely';
+import type { Services } from './services.ts';
+import type { Tx } from '../store/db.ts';
+import { namedStatement } from '../store/db.ts';
+import { appError } from '../core/errors.ts';
+import { isProviderKey, type ProviderKey } from '../core/providers.ts';
+import { findModel, savings as computeSavings, type PricedModel, type Savings } from '../core/pricing/index.ts';
+import { jsonWithBigints, monthStartUtc } from '../core/money.ts';
+import { sealLedgerEntry } from '../core/ledger/seal.ts';
+import { CUSTOMER_LABELS, ledgerPayloadOf } from '../core/ledger/payload.ts';
+import { AUTO_TOPUP_QUEUE, type AutoTopupJob } from './topups.ts';
+import { bossInTx, callLogValues, type SettledCall, type SettledSavings, type SettlementInput } from './wallet.ts';
+
+/** Batches in flight at once (each holds one pooled connection). */
+const MAX_CONCURRENT = 4;
+/** Settlements per transaction at most. */
+const MAX_BATCH = 256;
+const UNIQUE_VIOLATION = '23505';
+
+interface Item {
+  input: SettlementInput;
+  model: PricedModel;
+  sv: Savings;
+  cost: bigint;
+  at: Date;
+  resolve: (r: SettledCall) => void;
+  reject: (e: unknown) => void;
+}
+
+/** What the batch decided for one item before it is written. */
+interface Planned {
+  item: Item;
+  entryId: string;
+  seq: bigint;
+  debit: bigint;
+  balanceAfter: bigint;
+  prevHash: string;
+  sealHash: string;
+  createdAt: string;
+  /** From the lease row, when the call was admitted against one and the row was still held. */
+  leaseUsed: bigint;
+  leaseHeld: boolean;
+}
+
+type Outcome = { ok: SettledCall; planned: Planned | null } | { err: unknown };
+
+export class Settler {
+  private queue: Item[] = [];
+  private readonly busy = new Set<string>();
+  private running = 0;
+  private idle: Array<() => void> = [];
+
+  constructor(private readonly s: Services) {}
+
+  /** Settle one call (see the module header); resolves after its transaction committed. */
+  settle(input: SettlementInput): Promise<SettledCall> {
+    if (input.reservation.id !== input.callId) return Promise.reject(new RangeError('settleCall: the reservation belongs to another call id'));
+    if (input.reservation.tenantId !== input.tenantId) return Promise.reject(new RangeError('settleCall: the reservation belongs to another tenant'));
+    const model = findModel(input.model);
+    if (!model) return Promise.reject(new RangeError(`settleCall: model ${input.model} is not in the price book`));
+    // D7: the baseline is the benchmark's reference model for the delivered model's class.
+    const sv = computeSavings({ actualModel: model, benchmarkProvider: input.benchmarkProvider, modelClass: model.modelClass, usage: input.usage });
+    return new Promise<SettledCall>((resolve, reject) => {
+      this.queue.push({ input, model, sv, cost: sv.actualCostMicros, at: this.s.clock.now(), resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Resolves once nothing is queued or in flight. */
+  drain(): Promise<void> {
+    if (this.running === 0 && this.queue.length === 0) return Promise.resolve();
+    return new Promise((r) => this.idle.push(r));
+  }
+
+  private pump(): void {
+    while (this.running < MAX_CONCURRENT && this.queue.length > 0) {
+      const batch: Item[] = [];
+      const rest: Item[] = [];
+      const tenants = new Set<string>();
+      const calls = new Set<string>();
+      for (const it of this.queue) {
+        const t = it.input.tenantId;
+        // A second settlement of the same call waits for the next batch (it then finds the first).
+        if (batch.length < MAX_BATCH && !this.busy.has(t) && !calls.has(it.input.callId)) {
+          batch.push(it);
+          tenants.add(t);
+          calls.add(it.input.callId);
+        } else rest.push(it);
+      }
+      if (batch.length === 0) break;
+      this.queue = rest;
+      for (const t of tenants) this.busy.add(t);
+      this.running += 1;
+      void this.runBatch(batch).finally(() => {
+        for (const t of tenants) this.busy.delete(t);
+        this.running -= 1;
+        this.pump();
+        if (this.running === 0 && this.queue.length === 0) for (const r of this.idle.splice(0)) r();
+      });
+    }
+  }
+
+  private async runBatch(batch: Item[]): Promise<void> {
+    let outcomes: Outcome[];
+    try {
+      outcomes = await this.s.db.transaction().execute((tx) => this.settleIn(tx, batch));
+    } catch (e) {
+      if (batch.length === 1) {
+        outcomes = [await this.recover(batch[0], e)];
+      } else {
+        // One bad settlement must not fail the others: settle each alone.
+        outcomes = [];
+        for (const it of batch) {
+          try {
+            outcomes.push(...(await this.s.db.transaction().execute((tx) => this.settleIn(tx, [it]))));
+          } catch (e1) {
+            outcomes.push(await this.recover(it, e1));
+          }
+        }
+      }
+    }
+    for (let i = 0; i < batch.length; i++) {
+      const it = batch[i];
+      const o = outcomes[i];
+      const lease = it.input.reservation.admitted;
+      if ('err' in o) {
+        it.reject(o.err);
+        continue;
+      }
+      if (lease) {
+        // Committed: the admission budget forgets the call's worst case and keeps the lease's rest.
+        if (o.planned) this.s.admission.settled(lease, o.planned.leaseUsed, o.planned.leaseHeld);
+        else this.s.admission.released(lease);
+      }
+      it.resolve(o.ok);
+    }
+  }
+
+  /** A lone settlement failed: a duplicate of a settled call returns the first settlement. */
+  private async recover(it: Item, e: unknown): Promise<Outcome> {
+    if ((e as { code?: string }).code === UNIQUE_VIOLATION && (e as { constraint?: string }).constraint === 'ledger_ai_usage_call') {
+      try {
+        return { ok: await this.s.db.transaction().execute((tx) => previousSettlement(tx, it.input)), planned: null };
+      } catch (e2) {
+        return { err: e2 };
+      }
+    }
+    return { err: e };
+  }
+
+  private async settleIn(tx: Tx, batch: Item[]): Promise<Outcome[]> {
+    const s = this.s;
+    // 1. Claim: per-call holds are marked settled (returning what they held); leases shrink by
+    //    what their calls used, min(cost, worst case) each.
+    const callIds: string[] = [];
+    const callTenants: string[] = [];
+    const leaseUse = new Map<string, bigint>();
+    for (const it of batch) {
+      const a = it.input.reservation.admitted;
+      if (a) {
+        if (a.lease.dead) continue;
+        const used = it.cost < a.amountMicros ? it.cost : a.amountMicros;
+        leaseUse.set(a.lease.id, (leaseUse.get(a.lease.id) ?? 0n) + used);
+      } else {
+        callIds.push(it.input.reservation.id);
+        callTenants.push(it.input.tenantId);
+      }
+    }
+    const claimed = new Map<string, { amount: bigint; held: boolean }>();
+    const leasesHeld = new Set<string>();
+    if (callIds.length > 0 || leaseUse.size > 0) {
+      const r = await tx.executeQuery<{ id: string; amount_micros: bigint | null; held: boolean; lease: boolean }>(
+        CompiledQuery.raw(CLAIM, [callIds, callTenants, batch[0].at, [...leaseUse.keys()], [...leaseUse.values()]]),
+      );
+      for (const row of r.rows) {
+        if (row.lease) leasesHeld.add(row.id);
+        else claimed.set(row.id, { amount: row.amount_micros ?? 0n, held: row.held });
+      }
+    }
+
+    // Unclaimed per-call holds: already settled (a duplicate) or unknown.
+    const outcomes: Array<Outcome | null> = batch.map(() => null);
+    for (let i = 0; i < batch.length; i++) {
+      const it = batch[i];
+      if (it.input.reservation.admitted || claimed.has(it.input.reservation.id)) continue;
+      const prior = await tx
+        .selectFrom('reservations')
+        .select('status')
+        .where('id', '=', it.input.reservation.id)
+        .where('tenant_id', '=', it.input.tenantId)
+        .executeTakeFirst();
+      outcomes[i] =
+        prior?.status === 'settled'
+          ? { ok: await previousSettlement(tx, it.input), planned: null }
+          : { err: appError('not_found', `No reservation for call ${it.input.callId}`) };
+    }
+
+    // 2. The chain heads of the batch's tenants, locked in tenant order.
+    const tenantIds = [...new Set(batch.filter((_, i) => outcomes[i] === null).map((it) => it.input.tenantId))].sort();
+    if (tenantIds.length === 0) return outcomes as Outcome[];
+    const heads = await tx.executeQuery<Head>(CompiledQuery.raw(HEADS, [tenantIds]));
+    const headOf = new Map(heads.rows.map((h) => [h.tenant_id, { ...h, disarm: false }]));
+
+    // 3. Per item, in arrival order (which is chain order within a tenant): release, debit, seal.
+    const planned: Planned[] = [];
+    for (let i = 0; i < batch.length; i++) {
+      if (outcomes[i] !== null) continue;
+      const it = batch[i];
+      const h = headOf.get(it.input.tenantId);
+      if (!h) {
+        outcomes[i] = { err: appError('not_found', `No wallet for tenant ${it.input.tenantId}`) };
+        continue;
+      }
+      const a = it.input.reservation.admitted;
+      let release = 0n;
+      let leaseUsed = 0n;
+      let leaseHeld = false;
+      if (a) {
+        leaseHeld = leasesHeld.has(a.lease.id);
+        if (leaseHeld) release = leaseUsed = it.cost < a.amountMicros ? it.cost : a.amountMicros;
+      } else {
+        const c = claimed.get(it.input.reservation.id)!;
+        // A hold already ended by release() or the sweeper is not released twice.
+        release = c.held ? c.amount : 0n;
+      }
+      if (release > h.reserved_micros) {
+        s.log.error({ callId: it.input.callId, tenantId: it.input.tenantId, release, reserved: h.reserved_micros }, 'settlement would release more than the wallet holds');
+        release = h.reserved_micros;
+      }
+      // Debit rule: the real cost, capped at what the wallet holds beyond other calls' holds.
+      const coverable = h.balance_micros - (h.reserved_micros - release);
+      const debit = it.cost <= coverable ? it.cost : coverable < 0n ? 0n : coverable;
+      if (debit < it.cost) {
+        s.log.warn({ callId: it.input.callId, tenantId: it.input.tenantId, costMicros: it.cost, debitedMicros: debit }, 'call cost exceeded what the wallet could cover');
+      }
+      h.balance_micros -= debit;
+      h.reserved_micros -= release;
+      h.ledger_seq += 1n;
+      const entryId = randomUUID();
+      const createdAt = it.at.toISOString();
+      const payload = ledgerPayloadOf({
+        id: entryId,
+        tenantId: it.input.tenantId,
+        projectId: it.input.projectId,
+        eventType: 'AI_USAGE',
+        amountMicros: -debit,
+        balanceAfterMicros: h.balance_micros,
+        modelId: it.model.id,
+        providerKey: it.input.provider,
+        benchmarkProvider: it.input.benchmarkProvider,
+        benchmarkMethodologyVersion: it.sv.methodologyVersion,
+        actualCostUsdMicros: it.cost,
+        baselineCostUsdMicros: it.sv.baselineCostMicros,
+        benchmarkPricingVersion: it.sv.pricingVersion,
+        createdAt,
+      });
+      const prevHash = h.last_seal_hash;
+      h.last_seal_hash = sealLedgerEntry(s.secrets.ledger, prevHash, payload);
+      // Auto-top-up, once per crossing: disarmed under the wallet lock, charged by the worker.
+      if (h.auto_topup_threshold_micros !== null && h.auto_topup_amount_micros !== null && h.auto_topup_armed && h.balance_micros < h.auto_topup_threshold_micros) {
+        h.auto_topup_armed = false;
+        h.disarm = true;
+      }
+      const p: Planned = { item: it, entryId, seq: h.ledger_seq, debit, balanceAfter: h.balance_micros, prevHash, sealHash: h.last_seal_hash, createdAt, leaseUsed, leaseHeld };
+      planned.push(p);
+      outcomes[i] = { ok: settledOf(it, p), planned: p };
+    }
+
+    // 4. Every row of the batch in one statement.
+    if (planned.length > 0) await tx.executeQuery(CompiledQuery.raw(WRITE, [...writeParams(planned, headOf), batch[0].at]));
+    for (const h of headOf.values()) {
+      if (!h.disarm) continue;
+      const job: AutoTopupJob = { tenantId: h.tenant_id, topupId: randomUUID() };
+      await s.boss.send(AUTO_TOPUP_QUEUE, job, { db: bossInTx(tx), retryLimit: 3, retryDelay: 30, retryBackoff: true });
+    }
+    // 5. Callers' extra work, in the same transaction (CONVENTIONS 8).
+    for (const p of planned) {
+      if (p.item.input.extra) await p.item.input.extra(tx, { costMicros: p.item.cost, savings: p.item.sv });
+    }
+    return outcomes as Outcome[];
+  }
+}
+
+interface Head {
+  tenant_id: string;
+  balance_micros: bigint;
+  reserved_micros: bigint;
+  ledger_seq: bigint;
+  last_seal_hash: string;
+  auto_topup_threshold_micros: bigint | null;
+  auto_topup_amount_micros: bigint | null;
+  auto_topup_armed: boolean;
+}
+
+const CLAIM = namedStatement(
+  'sb_settle_claim',
+  `with c as (
+     update reservations r set status = 'settled', settled_at = $3
+       from unnest($1::uuid[], $2::uuid[]) as v(id, tenant_id)
+      where r.id = v.id and r.tenant_id = v.tenant_id and r.kind = 'call' and r.status <> 'settled'
+     returning r.id, r.amount_micros, r.released_at is null as held),
+   l as (
+     update reservations r set amount_micros = r.amount_micros - v.used
+       from unnest($4::uuid[], $5::int8[]) as v(id, used)
+      where r.id = v.id and r.kind = 'lease' and r.status = 'reserved' and r.amount_micros >= v.used
+     returning r.id)
+   select id, amount_micros, held, false as lease from c
+   union all
+   select id, null::int8, true, true from l`,
+);
+
+const HEADS = namedStatement(
+  'sb_settle_heads',
+  `select tenant_id, balance_micros, reserved_micros, ledger_seq, last_seal_hash,
+          auto_topup_threshold_micros, auto_topup_amount_micros, auto_topup_armed
+     from wallets where tenant_id = any($1::uuid[]) order by tenant_id for update`,
+);
+
+// $1–$6 wallets; $7–$43 and $52–$54 one row per settled call; $44–$47 monthly spend per project;
+// $48–$51 and $55 events; $56 the batch's time.
+const WRITE = namedStatement(
+  'sb_settle_write',
+  `with w as (
+     update wallets w set balance_micros = v.balance, reserved_micros = v.reserved, ledger_seq = v.seq,
+            last_seal_hash = v.seal, auto_topup_armed = v.armed, updated_at = $56
+       from unnest($1::uuid[], $2::int8[], $3::int8[], $4::int8[], $5::text[], $6::bool[]) as v(tenant_id, balance, reserved, seq, seal, armed)
+      where w.tenant_id = v.tenant_id),
+   v as (
+     select * from unnest($7::uuid[], $8::uuid[], $9::uuid[], $10::int8[], $11::int8[], $12::int8[], $13::text[], $14::text[],
+       $15::text[], $16::text[], $17::int8[], $18::int8[], $19::text[], $20::uuid[], $21::text[], $22::text[], $23::timestamptz[],
+       $24::uuid[], $25::uuid[], $26::int2[], $27::bool[], $28::text[], $29::text[], $30::bool[], $31::text[], $32::text[],
+       $33::text[], $34::text[], $35::text[], $36::text[], $37::text[], $38::text[], $39::int8[], $40::int4[], $41::int4[],
+       $42::int4[], $43::int4[], $52::text[], $53::text[], $54::text[])
+       as v(entry_id, tenant_id, project_id, seq, amount, balance_after, model_id, provider_key, benchmark_provider,
+            methodology, actual, baseline, pricing, call_id, seal, prev, created_at, key_id, parent_call_id, attempt,
+            escalated, channel, client_shape, stream, conversation_id, task_family, complexity, model_class,
+            table_version, features, rules, region, uncollected, input_tokens, output_tokens, cached_input_tokens,
+            latency_ms, excerpt, request, response)),
+   le as (
+     insert into ledger_entries (id, tenant_id, project_id, seq, event_type, customer_label, amount_micros,
+       balance_after_micros, model_id, provider_key, benchmark_provider, benchmark_methodology_version,
+       actual_cost_usd_micros, baseline_cost_usd_micros, benchmark_pricing_version, call_id, memo, seal_hash, prev_hash, created_at)
+     select entry_id, tenant_id, project_id, seq, 'AI_USAGE', '${CUSTOMER_LABELS.AI_USAGE}', amount, balance_after, model_id,
+       provider_key, benchmark_provider, methodology, actual, baseline, pricing, call_id, null, seal, prev, created_at from v),
+   cl as (
+     insert into call_logs (id, tenant_id, project_id, key_id, parent_call_id, attempt, escalated, status, channel,
+       client_shape, stream, conversation_id, task_family, complexity, model_class, routing_table_version,
+       routing_features, routing_rules, provider_key, model_id, region, benchmark_provider,
+       benchmark_methodology_version, actual_cost_usd_micros, baseline_cost_usd_micros, benchmark_pricing_version,
+       debited_micros, uncollected_micros, input_tokens, output_tokens, cached_input_tokens, latency_ms,
+       prompt_excerpt, ledger_entry_id, created_at)
+     select call_id, tenant_id, project_id, key_id, parent_call_id, attempt, escalated, 'succeeded', channel,
+       client_shape, stream, conversation_id, task_family, complexity, model_class, table_version,
+       features::jsonb, rules::jsonb, provider_key, model_id, region, benchmark_provider,
+       methodology, actual, baseline, pricing, -amount, uncollected, input_tokens, output_tokens, cached_input_tokens,
+       latency_ms, excerpt, entry_id, created_at from v),
+   lo as (
+     insert into learning_outbox (call_id, tenant_id, project_id, provider_key, model_id, model_class, request, response,
+       input_tokens, output_tokens, latency_ms, created_at)
+     select call_id, tenant_id, project_id, provider_key, model_id, model_class, request::jsonb, response::jsonb,
+       input_tokens, output_tokens, latency_ms, created_at from v),
+   ps as (
+     insert into project_spend (project_id, month, tenant_id, spent_micros)
+     select * from unnest($44::uuid[], $45::date[], $46::uuid[], $47::int8[])
+     on conflict (project_id, month) do update set spent_micros = project_spend.spent_micros + excluded.spent_micros),
+   eo as (
+     insert into event_outbox (tenant_id, project_id, frame, tenant_wide, created_at)
+     select tenant_id, project_id, frame::jsonb, tenant_wide, created_at
+       from unnest($48::uuid[], $49::uuid[], $50::text[], $51::bool[], $55::timestamptz[]) as e(tenant_id, project_id, frame, tenant_wide, created_at))
+   select 1`,
+);
+
+function writeParams(planned: Planned[], heads: Map<string, Head & { disarm: boolean }>): unknown[] {
+  const touched = new Set(planned.map((p) => p.item.input.tenantId));
+  const w: unknown[][] = [[], [], [], [], [], []];
+  for (const h of heads.values()) {
+    if (!touched.has(h.tenant_id)) continue;
+    w[0].push(h.tenant_id);
+    w[1].push(h.balance_micros);
+    w[2].push(h.reserved_micros);
+    w[3].push(h.ledger_seq);
+    w[4].push(h.last_seal_hash);
+    w[5].push(h.auto_topup_armed);
+  }
+  const cols: unknown[][] = Array.from({ length: 37 }, () => []);
+  const extra: unknown[][] = [[], [], []];
+  const spend = new Map<string, { project: string; month: string; tenant: string; micros: bigint }>();
+  const ev: unknown[][] = [[], [], [], [], []];
+  for (const p of planned) {
+    const input = p.item.input;
+    const v = callLogValues(input, p.item.at);
+    const row = [
+      p.entryId, input.tenantId, input.projectId, p.seq, -p.debit, p.balanceAfter, p.item.model.id, input.provider,
+      input.benchmarkProvider, p.item.sv.methodologyVersion, p.item.cost, p.item.sv.baselineCostMicros, p.item.sv.pricingVersion,
+      input.callId, p.sealHash, p.prevHash, p.createdAt, input.keyId, input.parentCallId ?? null, v.attempt,
+      input.escalated ?? false, input.channel, input.clientShape, input.stream, input.conversationId ?? null,
+      input.routing?.taskFamily ?? null, input.routing?.complexity ?? null, input.modelClass, input.routing?.tableVersion ?? null,
+      v.routingFeatures, v.routingRules, input.region, p.item.cost - p.debit, input.usage.inputTokens, input.usage.outputTokens,
+      input.usage.cachedInputTokens ?? null, Math.round(input.latencyMs),
+    ];
+    for (let i = 0; i < row.length; i++) cols[i].push(row[i]);
+    extra[0].push(v.excerpt);
+    extra[1].push(jsonWithBigints(input.request));
+    extra[2].push(jsonWithBigints(input.response));
+    const month = monthStartUtc(p.item.at);
+    const k = `${input.projectId}:${month}`;
+    const sp = spend.get(k);
+    if (sp) sp.micros += p.debit;
+    else spend.set(k, { project: input.projectId, month, tenant: input.tenantId, micros: p.debit });
+    for (const e of input.events?.({ costMicros: p.item.cost, savings: p.item.sv }) ?? []) {
+      ev[0].push(e.frame.tenantId);
+      ev[1].push(e.frame.projectId);
+      ev[2].push(JSON.stringify(e.frame));
+      ev[3].push(e.tenantWide);
+      ev[4].push(p.item.at);
+    }
+  }
+  const sp = [...spend.values()];
+  return [
+    ...w,
+    ...cols,
+    sp.map((x) => x.project),
+    sp.map((x) => x.month),
+    sp.map((x) => x.tenant),
+    sp.map((x) => x.micros),
+    ev[0],
+    ev[1],
+    ev[2],
+    ev[3],
+    ...extra,
+    ev[4],
+  ];
+}
+
+function savedOf(benchmarkProvider: ProviderKey | null, sv: Savings): SettledSavings | null {
+  return benchmarkProvider !== null && sv.baselineCostMicros !== null && sv.tokensSavedMicros !== null
+    ? {
+        benchmarkProvider,
+        baselineCostMicros: sv.baselineCostMicros,
+        tokensSavedMicros: sv.tokensSavedMicros,
+        percentSavedBps: sv.percentSavedBps,
+        methodologyVersion: sv.methodologyVersion,
+        pricingVersion: sv.pricingVersion,
+      }
+    : null;
+}
+
+function settledOf(it: Item, p: Planned): SettledCall {
+  return {
+    callId: it.input.callId,
+    ledgerEntryId: p.entryId,
+    costMicros: it.cost,
+    debitedMicros: p.debit,
+    uncollectedMicros: it.cost - p.debit,
+    savings: savedOf(it.input.benchmarkProvider, it.sv),
+    balanceAfterMicros: p.balanceAfter,
+    duplicate: false,
+  };
+}
+
+/** The settlement a call already has (its AI_USAGE entry), reported as a duplicate. */
+async function previousSettlement(tx: Tx, input: SettlementInput): Promise<SettledCall> {
+  const row = await tx
+    .selectFrom('ledger_entries as l')
+    .innerJoin('call_logs as c', 'c.id', 'l.call_id')
+    .select([
+      'l.id',
+      'l.amount_micros',
+      'l.balance_after_micros',
+      'l.benchmark_provider',
+      'l.baseline_cost_usd_micros',
+      'l.actual_cost_usd_micros',
+      'l.benchmark_methodology_version',
+      'l.benchmark_pricing_version',
+      'c.uncollected_micros',
+    ])
+    .where('l.call_id', '=', input.callId)
+    .where('l.tenant_id', '=', input.tenantId)
+    .where('l.event_type', '=', 'AI_USAGE')
+    .executeTakeFirst();
+  if (!row) throw new Error(`call ${input.callId} is marked settled but has no AI_USAGE entry`);
+  const cost = row.actual_cost_usd_micros ?? -row.amount_micros;
+  let saved: SettledSavings | null = null;
+  if (row.benchmark_provider && isProviderKey(row.benchmark_provider) && row.baseline_cost_usd_micros !== null) {
+    const tokensSavedMicros = row.baseline_cost_usd_micros - cost;
+    saved = {
+      benchmarkProvider: row.benchmark_provider,
+      baselineCostMicros: row.baseline_cost_usd_micros,
+      tokensSavedMicros,
+      percentSavedBps: row.baseline_cost_usd_micros === 0n ? null : roundBps(tokensSavedMicros, row.baseline_cost_usd_micros),
+      methodologyVersion: row.benchmark_methodology_version ?? '',
+      pricingVersion: row.benchmark_pricing_version ?? '',
+    };
+  }
+  return {
+    callId: input.callId,
+    ledgerEntryId: row.id,
+    costMicros: cost,
+    debitedMicros: -row.amount_micros,
+    uncollectedMicros: row.uncollected_micros,
+    savings: saved,
+    balanceAfterMicros: row.balance_after_micros,
+    duplicate: true,
+  };
+}
+
+/** Same rounding as core/pricing savings(): to nearest, halves away from zero. */
+function roundBps(saved: bigint, baseline: bigint): bigint {
+  const n = saved * 10_000n;
+  const a = n < 0n ? -n : n;
+  const q = (2n * a + baseline) / (2n * baseline);
+  return n < 0n ? -q : q;
+}
