@@ -1,7 +1,7 @@
 // Service API keys (D3): created per environment and project, shown once, stored as SHA-256;
 // rotation keeps the old key working for exactly 24 hours; deletion revokes at once. The proxy
 // authenticates through an in-memory cache that revocation invalidates immediately.
-import { randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../store/db.ts';
 import type { Clock } from '../infra/clock.ts';
@@ -185,7 +185,9 @@ export class KeyCache {
   /** Resolve a presented key; null when unknown, revoked or expired at the clock's now. */
   async authenticate(presented: string): Promise<KeyPrincipal | null> {
     if (!isWellFormedKey(presented) || presented.startsWith('svc_pat_')) return null;
-    const h = hashSecret(presented).toString('hex');
+    // One-shot digest straight to hex: no Hash object or intermediate Buffer per call (same value as
+    // hashSecret(presented).toString('hex')).
+    const h = hash('sha256', presented, 'hex');
     const now = this.clock.now().getTime();
     let hit = this.byHash.get(h);
     if (!hit || now - hit.at > (hit.p ? this.ttlMs : this.negativeTtlMs)) {
