@@ -99,7 +99,6 @@ export async function buildServer(s: Services, scopes: Scope[] = []): Promise<Ap
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  await app.register(cookie);
   app.decorateRequest('auth', null);
   // Every route, for the shared 401/isolation suite (test/route-guard.test.ts).
   const routeList: Array<{ method: string; url: string }> = [];
@@ -109,6 +108,9 @@ export async function buildServer(s: Services, scopes: Scope[] = []): Promise<Ap
   app.decorate('routeList', routeList);
 
   await app.register(async (api: App) => {
+    // Cookies belong to the /api session routes only: registered here, the plugin's onRequest and
+    // onSend hooks do not run on every proxied call.
+    await api.register(cookie);
     api.setErrorHandler(apiErrorHandler(s.log));
     for (const r of API_ROUTES) r(api, s);
   });
