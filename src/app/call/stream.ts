@@ -58,7 +58,12 @@ export async function pumpStream(o: PumpOptions): Promise<void> {
     if (!o.sink.write(text)) await o.sink.drained();
   };
 
-  const onEvents = async (events: StreamEvent[]) => {
+  // Frames produced from one upstream chunk are written to the client in one write: one pass
+  // through the HTTP response and one await per chunk instead of per record (the bytes and their
+  // order are the same; they left in the same event-loop turn before as well).
+  let out = '';
+
+  const onEvents = (events: StreamEvent[]) => {
     for (const ev of events) {
       if (ev.type === 'text_delta') outputText += ev.text;
       else if (ev.type === 'tool_call_delta') outputText += ev.argumentsDelta;
@@ -71,11 +76,11 @@ export async function pumpStream(o: PumpOptions): Promise<void> {
       if (ev.type === 'finish') holding = true;
       const text = encoder.encode(ev);
       if (holding) held += text;
-      else await send(text);
+      else out += text;
     }
   };
 
-  const onRecords = async (records: SseRecord[]) => {
+  const onRecords = (records: SseRecord[]) => {
     for (const rec of records) {
       const events = decoder.push(rec);
       if (passThrough) {
@@ -86,22 +91,32 @@ export async function pumpStream(o: PumpOptions): Promise<void> {
         // We always ask the chat wire for usage (D6); a client that did not ask gets no usage-only chunk.
         const text = dropUsageChunk && rec.data.includes('"choices":[]') ? '' : encodeSse(rec);
         if (holding) held += text;
-        else await send(text);
+        else out += text;
       }
-      await onEvents(events);
+      onEvents(events);
     }
+  };
+
+  const flush = async () => {
+    const text = out;
+    out = '';
+    await send(text);
   };
 
   let failure: string | null = null;
   try {
     for await (const chunk of o.upstream.body) {
-      await onRecords(parser.push(chunk as Buffer));
+      onRecords(parser.push(chunk as Buffer));
+      await flush();
       if (o.sink.closed) break;
     }
-    await onEvents(decoder.end());
+    onEvents(decoder.end());
+    await flush();
   } catch (e) {
     failure = o.signal.aborted || o.sink.closed ? null : `The upstream stream broke: ${(e as Error).message}`;
   }
+  // Frames already produced from a chunk that then failed still go out, ahead of the error event.
+  await flush();
   if (o.sink.closed || o.signal.aborted) {
     // The client left: the tokens were still produced upstream, so the call is billed for them.
     o.upstream.body.destroy();
