@@ -86,18 +86,23 @@ async function main() {
     const profDir = join(ROOT, 'bench/results/profiles');
     mkdirSync(profDir, { recursive: true });
     const flags = [...(process.env.HOP_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])];
-    let entry = ['--import', 'tsx', 'bench/hop-server.ts'];
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const startFlags = pkg.scripts.start.split(/\s+/).slice(1, -2);
+    let entries: Array<[string, string[]]> = [['switchboard', ['--import', 'tsx', 'bench/hop-server.ts']]];
     if (ENTRY === 'dist') {
-      const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
       const build = pkg.scripts.build.split(/\s+/).map((a) => (a === 'src/main.ts' ? 'bench/hop-server.ts' : a.replace('dist/main.js', 'dist/hop-server.js')));
       execFileSync(join(ROOT, 'node_modules/.bin', build[0]), build.slice(1), { cwd: ROOT, stdio: 'inherit' });
-      entry = [...pkg.scripts.start.split(/\s+/).slice(1, -2), 'dist/hop-server.js'];
+      entries = [['switchboard', [...startFlags, 'dist/hop-server.js']]];
     }
-    const sb = await start([...flags, ...entry], { ...process.env, DATABASE_URL: dbUrl, DATA_DIR: dataDir, SIM_URL: simUrl, HOP_STUB_MONEY: STUB }, /hop-server ready (\S+) (\S+)/);
-    const targets = {
+    // A/B in the same rounds: HOP_BUNDLES="old=dist/hop-old.js,new=dist/hop-new.js" (prebuilt bundles).
+    if (process.env.HOP_BUNDLES) entries = process.env.HOP_BUNDLES.split(',').map((x) => x.split('=')).map(([n, f]) => [n, [...startFlags, f]]);
+    const targets: Record<string, { pid: number; t: { origin: string; path: string; headers: Record<string, string> } }> = {
       bare: { pid: bare.pid, t: { origin: bare.m[1].replace(/\/$/, ''), path: '/openai/v1/chat/completions', headers: { authorization: 'Bearer simulated' } } },
-      switchboard: { pid: sb.pid, t: { origin: sb.m[1].replace(/\/$/, ''), path: '/v1/chat/completions', headers: { authorization: `Bearer ${sb.m[2]}` } } },
     };
+    for (const [name, entry] of entries) {
+      const sb = await start([...flags, ...entry], { ...process.env, DATABASE_URL: dbUrl, DATA_DIR: dataDir, SIM_URL: simUrl, HOP_STUB_MONEY: STUB }, /hop-server ready (\S+) (\S+)/);
+      targets[name] = { pid: sb.pid, t: { origin: sb.m[1].replace(/\/$/, ''), path: '/v1/chat/completions', headers: { authorization: `Bearer ${sb.m[2]}` } } };
+    }
     const results: Record<string, { cpu: number[]; rps: number[]; p50: number[]; ttfb: number[] }> = {};
     for (let r = 0; r < ROUNDS; r++) {
       for (const mode of ['json', 'stream'] as const) {
@@ -130,7 +135,7 @@ async function main() {
     for (const [k, v] of Object.entries(results)) {
       console.log(`| ${k} | ${median(v.cpu).toFixed(0)} [${v.cpu.map((x) => x.toFixed(0)).join(', ')}] | ${median(v.rps).toFixed(0)} | ${median(v.p50).toFixed(0)} | ${v.ttfb.length ? median(v.ttfb).toFixed(0) : ''} |`);
     }
-    console.log(`Switchboard peak RSS ${peakRssMb(sb.pid).toFixed(0)} MB, bare ${peakRssMb(bare.pid).toFixed(0)} MB`);
+    console.log(`peak RSS: ${Object.entries(targets).map(([n, x]) => `${n} ${peakRssMb(x.pid).toFixed(0)} MB`).join(', ')}`);
   } finally {
     await closePools();
     for (const k of kids.reverse()) {
