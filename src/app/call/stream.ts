@@ -49,7 +49,7 @@ export async function pumpStream(o: PumpOptions): Promise<void> {
   const encoder = passThrough ? null : o.clientWire.createStreamEncoder(o.call);
   let held = '';
   let holding = false;
-  let usage: Partial<Usage> = {};
+  const usage: Partial<Usage> = {};
   let outputText = '';
   let complete = false;
 
@@ -70,7 +70,7 @@ export async function pumpStream(o: PumpOptions): Promise<void> {
       else if (ev.type === 'start' && ev.inputTokens !== undefined) usage.inputTokens = ev.inputTokens;
       else if (ev.type === 'finish') {
         complete = true;
-        if (ev.usage) usage = { ...usage, ...ev.usage };
+        if (ev.usage) Object.assign(usage, ev.usage);
       }
       if (!encoder) continue;
       if (ev.type === 'finish') holding = true;
@@ -85,7 +85,7 @@ export async function pumpStream(o: PumpOptions): Promise<void> {
       const events = decoder.push(rec);
       if (passThrough) {
         const patch = o.providerWire.usageFromRecord(rec);
-        if (patch) usage = { ...usage, ...patch };
+        if (patch) Object.assign(usage, patch);
         // Everything from the terminal record on waits for settlement.
         if (o.providerWire.isTerminal(rec)) holding = true;
         // We always ask the chat wire for usage (D6); a client that did not ask gets no usage-only chunk.
