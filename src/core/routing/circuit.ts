@@ -63,6 +63,24 @@ export function closedCircuit(now: number): CircuitState {
   };
 }
 
+/**
+ * A copy to change before returning, spelled out field by field: `{ ...state, field }` takes a slow
+ * path on Node 20 (µs per object), and recordSuccess runs on every proxied call.
+ */
+function copy(s: CircuitState): CircuitState {
+  return {
+    status: s.status,
+    consecutiveFailures: s.consecutiveFailures,
+    windowStartMs: s.windowStartMs,
+    windowRequests: s.windowRequests,
+    windowFailures: s.windowFailures,
+    prevWindowRequests: s.prevWindowRequests,
+    prevWindowFailures: s.prevWindowFailures,
+    openedAtMs: s.openedAtMs,
+    trialsInFlight: s.trialsInFlight,
+  };
+}
+
 /** The status as of `now`: open turns half-open once the cool-down has elapsed. */
 export function circuitStatus(state: CircuitState, now: number, config: CircuitConfig = DEFAULT_CIRCUIT_CONFIG): CircuitStatus {
   if (state.status === 'open' && state.openedAtMs !== null && now - state.openedAtMs >= config.coolDownMs) return 'half_open';
@@ -83,7 +101,10 @@ export function beginAttempt(state: CircuitState, now: number, config: CircuitCo
   const status = circuitStatus(state, now, config);
   if (status !== 'half_open') return state;
   const inFlight = state.status === 'half_open' ? state.trialsInFlight : 0;
-  return { ...state, status: 'half_open', trialsInFlight: inFlight + 1 };
+  const next = copy(state);
+  next.status = 'half_open';
+  next.trialsInFlight = inFlight + 1;
+  return next;
 }
 
 /** Moves the fixed window forward so it contains `now`, shifting counts into the previous window. */
@@ -92,14 +113,13 @@ function roll(state: CircuitState, now: number, config: CircuitConfig): CircuitS
   if (elapsed < config.windowMs) return state;
   const windows = Math.floor(elapsed / config.windowMs);
   const adjacent = windows === 1;
-  return {
-    ...state,
-    windowStartMs: state.windowStartMs + windows * config.windowMs,
-    prevWindowRequests: adjacent ? state.windowRequests : 0,
-    prevWindowFailures: adjacent ? state.windowFailures : 0,
-    windowRequests: 0,
-    windowFailures: 0,
-  };
+  const next = copy(state);
+  next.windowStartMs = state.windowStartMs + windows * config.windowMs;
+  next.prevWindowRequests = adjacent ? state.windowRequests : 0;
+  next.prevWindowFailures = adjacent ? state.windowFailures : 0;
+  next.windowRequests = 0;
+  next.windowFailures = 0;
+  return next;
 }
 
 /** Sliding-window estimate of (requests, failures) as of `now`. */
@@ -117,25 +137,32 @@ export function recordSuccess(state: CircuitState, now: number, config: CircuitC
   // A success reported for a request sent before the circuit opened says nothing about now.
   if (status === 'open') return state;
   if (status === 'half_open') return closedCircuit(now);
-  const s = roll(state, now, config);
-  return { ...s, consecutiveFailures: 0, windowRequests: s.windowRequests + 1 };
+  const next = copy(roll(state, now, config));
+  next.consecutiveFailures = 0;
+  next.windowRequests += 1;
+  return next;
 }
 
 export function recordFailure(state: CircuitState, now: number, config: CircuitConfig = DEFAULT_CIRCUIT_CONFIG): CircuitState {
   const status = circuitStatus(state, now, config);
   // Late failures from before the trip must not extend the cool-down.
   if (status === 'open') return state;
-  if (status === 'half_open') return { ...state, status: 'open', openedAtMs: now, trialsInFlight: 0 };
-  const s = roll(state, now, config);
-  const next: CircuitState = {
-    ...s,
-    consecutiveFailures: s.consecutiveFailures + 1,
-    windowRequests: s.windowRequests + 1,
-    windowFailures: s.windowFailures + 1,
-  };
+  if (status === 'half_open') return opened(state, now);
+  const next = copy(roll(state, now, config));
+  next.consecutiveFailures += 1;
+  next.windowRequests += 1;
+  next.windowFailures += 1;
   const { requests, failures } = windowCounts(next, now, config);
   const tripped =
     next.consecutiveFailures >= config.consecutiveFailures ||
     (requests >= config.minRequestsInWindow && failures / requests >= config.errorRateThreshold);
-  return tripped ? { ...next, status: 'open', openedAtMs: now, trialsInFlight: 0 } : next;
+  return tripped ? opened(next, now) : next;
+}
+
+function opened(state: CircuitState, now: number): CircuitState {
+  const next = copy(state);
+  next.status = 'open';
+  next.openedAtMs = now;
+  next.trialsInFlight = 0;
+  return next;
 }
