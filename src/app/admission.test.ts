@@ -194,6 +194,53 @@ describe('group commit', () => {
     for (let i = 1; i < rows.length; i++) assert.equal(rows[i].balance_after_micros, rows[i - 1].balance_after_micros + rows[i].amount_micros);
   });
 
+  test('a known chain head settles in one statement; a head moved by another writer falls back to the locking path, and the chain stays whole', async () => {
+    const t = await newTenant(s());
+    await credit(s(), t.tenantId, 1_000_000n);
+    const stats = s().settler.stats;
+    await settleCall(s(), settlement(t, await admit(t, 1_000n))); // first: the head is not known yet
+    const before = { ...stats };
+    await settleCall(s(), settlement(t, await admit(t, 1_000n)));
+    assert.equal(stats.fast - before.fast, 1, 'the head this process wrote is the one it expects');
+    assert.equal(stats.locked - before.locked, 0);
+
+    await credit(s(), t.tenantId, 5_000n); // another writer appends: the cached head is stale
+    const mid = { ...stats };
+    await settleCall(s(), settlement(t, await admit(t, 1_000n)));
+    assert.equal(stats.fellBack - mid.fellBack, 1, 'the stale head is refused inside the statement');
+    assert.equal(stats.locked - mid.locked, 1);
+    await settleCall(s(), settlement(t, await admit(t, 1_000n)));
+    assert.equal(stats.fast - mid.fast, 1, 'and the next batch is fast again');
+
+    // A per-call hold settled twice concurrently: the duplicate is found, the debit taken once.
+    const r = await reserve(s(), { tenantId: t.tenantId, projectId: t.projectId, callId: callId(), amountMicros: 1_000n });
+    const [x, y] = await Promise.all([settleCall(s(), settlement(t, r)), settleCall(s(), settlement(t, r))]);
+    assert.deepEqual([x.duplicate, y.duplicate].sort(), [false, true]);
+    const w = await walletRow(s(), t.tenantId);
+    assert.equal(w.balance_micros, 1_005_000n - 5n * COST);
+    assert.equal(w.balance_micros, await ledgerSum(s(), t.tenantId));
+    assert.equal((await verifyLedger(s().db, s().secrets.ledger, t.tenantId)).verified, true);
+  });
+
+  test('a wallet too short to cover a batch without its releases goes the locking path, which caps the debit', async () => {
+    const t = await newTenant(s());
+    await credit(s(), t.tenantId, 1_000n);
+    const first = await reserve(s(), { tenantId: t.tenantId, projectId: t.projectId, callId: callId(), amountMicros: 100n });
+    await settleCall(s(), settlement(t, first, { usage: { inputTokens: 100, outputTokens: 0 } })); // head now known
+    const w0 = await walletRow(s(), t.tenantId);
+    // A hold of everything that is left, then a call costing more than the wallet has free.
+    const r = await reserve(s(), { tenantId: t.tenantId, projectId: t.projectId, callId: callId(), amountMicros: w0.balance_micros });
+    const before = { ...s().settler.stats };
+    const res = await settleCall(s(), settlement(t, r, { usage: { inputTokens: 1_000_000, outputTokens: 0 } }));
+    assert.equal(s().settler.stats.fellBack - before.fellBack, 1);
+    assert.equal(res.debitedMicros, w0.balance_micros, 'capped at what the wallet holds');
+    assert.ok(res.uncollectedMicros > 0n);
+    const w = await walletRow(s(), t.tenantId);
+    assert.equal(w.balance_micros, 0n);
+    assert.equal(w.reserved_micros, 0n);
+    assert.equal((await verifyLedger(s().db, s().secrets.ledger, t.tenantId)).verified, true);
+  });
+
   test('a settlement that fails in a shared batch fails alone: the others commit, its hold stays', async () => {
     const t = await newTenant(s());
     await credit(s(), t.tenantId, 1_000_000n);

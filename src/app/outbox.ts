@@ -6,6 +6,7 @@
 // a frame again, never loses one). A batch costs a constant number of statements, not a few per
 // row. A kick after the writer's commit makes the path immediate; the poll (150 ms) is the safety
 // net for kicks on other replicas and for crashes.
+import { sql } from 'kysely';
 import type { Services } from './services.ts';
 import type { EventFrame } from '../infra/bus/bus.ts';
 import { createDeliveriesBatch, publishFrames } from './events.ts';
@@ -71,6 +72,10 @@ export class OutboxRelay {
         .skipLocked()
         .execute();
       if (rows.length === 0) return 0;
+      // Relaying is at-least-once, not money: a pass lost in a database crash is simply run again
+      // (its rows are still unpublished), so its commit need not wait for the disk. The settlement
+      // that wrote the rows did.
+      await sql`set local synchronous_commit = off`.execute(tx);
       // A constant number of statements per batch, whatever its size: the deliveries of every row
       // (one webhook query, one insert, one job insert), the tenant-wide fan-out query, the mark.
       const batch = rows.map((r) => ({ frame: r.frame as unknown as EventFrame, tenantWide: r.tenant_wide }));

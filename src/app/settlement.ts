@@ -38,6 +38,14 @@ const MAX_CONCURRENT = 4;
 /** Settlements per transaction at most. */
 const MAX_BATCH = 256;
 const UNIQUE_VIOLATION = '23505';
+/** sb_settle_check (migration 007): a wallet no longer had the expected head. */
+const HEAD_MOVED = 'SB001';
+
+interface CachedHead {
+  seq: bigint;
+  seal: string;
+  balance: bigint;
+}
 
 interface Item {
   input: SettlementInput;
@@ -68,6 +76,10 @@ type Outcome = { ok: SettledCall; planned: Planned | null } | { err: unknown };
 
 export class Settler {
   private queue: Item[] = [];
+  /** Batches settled by the fast path, by the locking path, and fast attempts that fell back. */
+  readonly stats = { fast: 0, locked: 0, fellBack: 0, settlements: 0 };
+  /** Chain head of each tenant as this process last committed it: what the fast path expects. */
+  private readonly heads = new Map<string, CachedHead>();
   private readonly busy = new Set<string>();
   private running = 0;
   private idle: Array<() => void> = [];
@@ -123,24 +135,23 @@ export class Settler {
   }
 
   private async runBatch(batch: Item[]): Promise<void> {
-    let outcomes: Outcome[];
-    try {
-      outcomes = await this.s.db.transaction().execute((tx) => this.settleIn(tx, batch));
-    } catch (e) {
-      if (batch.length === 1) {
-        outcomes = [await this.recover(batch[0], e)];
-      } else {
-        // One bad settlement must not fail the others: settle each alone.
-        outcomes = [];
-        for (const it of batch) {
-          try {
-            outcomes.push(...(await this.s.db.transaction().execute((tx) => this.settleIn(tx, [it]))));
-          } catch (e1) {
-            outcomes.push(await this.recover(it, e1));
-          }
-        }
+    let outcomes: Outcome[] | null = null;
+    if (this.fastEligible(batch)) {
+      try {
+        outcomes = await this.settleFast(batch);
+        this.stats.fast += 1;
+      } catch (e) {
+        this.stats.fellBack += 1;
+        // Another writer moved a head (or anything else went wrong): the locking path decides.
+        for (const it of batch) this.heads.delete(it.input.tenantId);
+        if ((e as { code?: string }).code !== HEAD_MOVED) this.s.log.warn({ err: e }, 'settlement fast path failed; settling on the locking path');
       }
     }
+    if (outcomes === null) {
+      outcomes = await this.settleLocked(batch);
+      this.stats.locked += 1;
+    }
+    this.stats.settlements += batch.length;
     for (let i = 0; i < batch.length; i++) {
       const it = batch[i];
       const o = outcomes[i];
@@ -158,6 +169,137 @@ export class Settler {
     }
   }
 
+  /** The locking path: one transaction for the batch, or one per settlement if the batch fails. */
+  private async settleLocked(batch: Item[]): Promise<Outcome[]> {
+    const inTx = async (items: Item[]) => {
+      const heads = new Map<string, CachedHead>();
+      try {
+        const out = await this.s.db.transaction().execute((tx) => this.settleIn(tx, items, heads));
+        for (const [t, h] of heads) this.heads.set(t, h);
+        return out;
+      } catch (e) {
+        for (const it of items) this.heads.delete(it.input.tenantId);
+        throw e;
+      }
+    };
+    try {
+      return await inTx(batch);
+    } catch (e) {
+      if (batch.length === 1) return [await this.recover(batch[0], e)];
+      // One bad settlement must not fail the others: settle each alone.
+      const outcomes: Outcome[] = [];
+      for (const it of batch) {
+        try {
+          outcomes.push(...(await inTx([it])));
+        } catch (e1) {
+          outcomes.push(await this.recover(it, e1));
+        }
+      }
+      return outcomes;
+    }
+  }
+
+  /** Every tenant's head is known and no settlement needs the transaction for `extra` work. */
+  private fastEligible(batch: Item[]): boolean {
+    for (const it of batch) if (it.input.extra || !this.heads.has(it.input.tenantId)) return false;
+    return true;
+  }
+
+  /**
+   * One autocommit statement (FAST): debits and seals computed from the heads this process wrote
+   * last. Throws (writing nothing) when a head moved or a wallet is short: see FAST.
+   */
+  private async settleFast(batch: Item[]): Promise<Outcome[]> {
+    const s = this.s;
+    const start = new Map<string, CachedHead>();
+    const cur = new Map<string, CachedHead>();
+    const debits = new Map<string, bigint>();
+    const callIds: string[] = [];
+    const callTenants: string[] = [];
+    const leaseUse = new Map<string, bigint>();
+    const planned: Planned[] = [];
+    for (const it of batch) {
+      const t = it.input.tenantId;
+      let h = cur.get(t);
+      if (!h) {
+        const c = this.heads.get(t)!;
+        start.set(t, c);
+        cur.set(t, (h = { ...c }));
+      }
+      const a = it.input.reservation.admitted;
+      let used = 0n;
+      if (a) {
+        if (!a.lease.dead) {
+          used = it.cost < a.amountMicros ? it.cost : a.amountMicros;
+          leaseUse.set(a.lease.id, (leaseUse.get(a.lease.id) ?? 0n) + used);
+        }
+      } else {
+        callIds.push(it.input.reservation.id);
+        callTenants.push(t);
+      }
+      debits.set(t, (debits.get(t) ?? 0n) + it.cost);
+      h.balance -= it.cost;
+      h.seq += 1n;
+      const sealed = this.seal(it, h, it.cost);
+      planned.push({ item: it, entryId: sealed.entryId, seq: h.seq, debit: it.cost, balanceAfter: h.balance, prevHash: sealed.prevHash, sealHash: h.seal, createdAt: sealed.createdAt, leaseUsed: used, leaseHeld: used > 0n || !!a });
+    }
+    const tenants = [...cur.keys()];
+    const r = await s.db.executeQuery<{ ok: boolean; leases: string[] }>(
+      CompiledQuery.raw(FAST, [
+        callIds,
+        callTenants,
+        batch[0].at,
+        [...leaseUse.keys()],
+        [...leaseUse.values()],
+        tenants,
+        tenants.map((t) => cur.get(t)!.balance),
+        tenants.map((t) => cur.get(t)!.seq),
+        tenants.map((t) => cur.get(t)!.seal),
+        tenants.map((t) => start.get(t)!.seq),
+        tenants.map((t) => start.get(t)!.balance),
+        tenants.map((t) => debits.get(t)!),
+        tenants.length,
+        callIds.length,
+        ...rowParams(planned),
+      ]),
+    );
+    const held = new Set(r.rows[0]?.leases ?? []);
+    for (const [t, h] of cur) this.heads.set(t, h);
+    return planned.map((p) => {
+      const a = p.item.input.reservation.admitted;
+      if (a) {
+        p.leaseHeld = held.has(a.lease.id);
+        if (!p.leaseHeld) p.leaseUsed = 0n;
+      }
+      return { ok: settledOf(p.item, p), planned: p };
+    });
+  }
+
+  /** Seal the item's AI_USAGE entry onto head `h` (already advanced to the entry's seq and balance). */
+  private seal(it: Item, h: CachedHead, debit: bigint): { entryId: string; createdAt: string; prevHash: string } {
+    const entryId = randomUUID();
+    const createdAt = it.at.toISOString();
+    const payload = ledgerPayloadOf({
+      id: entryId,
+      tenantId: it.input.tenantId,
+      projectId: it.input.projectId,
+      eventType: 'AI_USAGE',
+      amountMicros: -debit,
+      balanceAfterMicros: h.balance,
+      modelId: it.model.id,
+      providerKey: it.input.provider,
+      benchmarkProvider: it.input.benchmarkProvider,
+      benchmarkMethodologyVersion: it.sv.methodologyVersion,
+      actualCostUsdMicros: it.cost,
+      baselineCostUsdMicros: it.sv.baselineCostMicros,
+      benchmarkPricingVersion: it.sv.pricingVersion,
+      createdAt,
+    });
+    const prevHash = h.seal;
+    h.seal = sealLedgerEntry(this.s.secrets.ledger, prevHash, payload);
+    return { entryId, createdAt, prevHash };
+  }
+
   /** A lone settlement failed: a duplicate of a settled call returns the first settlement. */
   private async recover(it: Item, e: unknown): Promise<Outcome> {
     if ((e as { code?: string }).code === UNIQUE_VIOLATION && (e as { constraint?: string }).constraint === 'ledger_ai_usage_call') {
@@ -170,7 +312,7 @@ export class Settler {
     return { err: e };
   }
 
-  private async settleIn(tx: Tx, batch: Item[]): Promise<Outcome[]> {
+  private async settleIn(tx: Tx, batch: Item[], committed: Map<string, CachedHead>): Promise<Outcome[]> {
     const s = this.s;
     // 1. Claim: per-call holds are marked settled (returning what they held); leases shrink by
     //    what their calls used, min(cost, worst case) each.
@@ -258,26 +400,9 @@ export class Settler {
       h.balance_micros -= debit;
       h.reserved_micros -= release;
       h.ledger_seq += 1n;
-      const entryId = randomUUID();
-      const createdAt = it.at.toISOString();
-      const payload = ledgerPayloadOf({
-        id: entryId,
-        tenantId: it.input.tenantId,
-        projectId: it.input.projectId,
-        eventType: 'AI_USAGE',
-        amountMicros: -debit,
-        balanceAfterMicros: h.balance_micros,
-        modelId: it.model.id,
-        providerKey: it.input.provider,
-        benchmarkProvider: it.input.benchmarkProvider,
-        benchmarkMethodologyVersion: it.sv.methodologyVersion,
-        actualCostUsdMicros: it.cost,
-        baselineCostUsdMicros: it.sv.baselineCostMicros,
-        benchmarkPricingVersion: it.sv.pricingVersion,
-        createdAt,
-      });
-      const prevHash = h.last_seal_hash;
-      h.last_seal_hash = sealLedgerEntry(s.secrets.ledger, prevHash, payload);
+      const head: CachedHead = { seq: h.ledger_seq, seal: h.last_seal_hash, balance: h.balance_micros };
+      const { entryId, createdAt, prevHash } = this.seal(it, head, debit);
+      h.last_seal_hash = head.seal;
       // Auto-top-up, once per crossing: disarmed under the wallet lock, charged by the worker.
       if (h.auto_topup_threshold_micros !== null && h.auto_topup_amount_micros !== null && h.auto_topup_armed && h.balance_micros < h.auto_topup_threshold_micros) {
         h.auto_topup_armed = false;
@@ -289,12 +414,26 @@ export class Settler {
     }
 
     // 4. Every row of the batch in one statement.
-    if (planned.length > 0) await tx.executeQuery(CompiledQuery.raw(WRITE, [...writeParams(planned, headOf), batch[0].at]));
+    if (planned.length > 0) {
+      const touched = new Set(planned.map((p) => p.item.input.tenantId));
+      const w: unknown[][] = [[], [], [], [], [], []];
+      for (const h of headOf.values()) {
+        if (!touched.has(h.tenant_id)) continue;
+        w[0].push(h.tenant_id);
+        w[1].push(h.balance_micros);
+        w[2].push(h.reserved_micros);
+        w[3].push(h.ledger_seq);
+        w[4].push(h.last_seal_hash);
+        w[5].push(h.auto_topup_armed);
+      }
+      await tx.executeQuery(CompiledQuery.raw(WRITE, [...w, batch[0].at, ...rowParams(planned)]));
+    }
     for (const h of headOf.values()) {
       if (!h.disarm) continue;
       const job: AutoTopupJob = { tenantId: h.tenant_id, topupId: randomUUID() };
       await s.boss.send(AUTO_TOPUP_QUEUE, job, { db: bossInTx(tx), retryLimit: 3, retryDelay: 30, retryBackoff: true });
     }
+    for (const h of headOf.values()) committed.set(h.tenant_id, { seq: h.ledger_seq, seal: h.last_seal_hash, balance: h.balance_micros });
     // 5. Callers' extra work, in the same transaction (CONVENTIONS 8).
     for (const p of planned) {
       if (p.item.input.extra) await p.item.input.extra(tx, { costMicros: p.item.cost, savings: p.item.sv });
@@ -338,21 +477,19 @@ const HEADS = namedStatement(
      from wallets where tenant_id = any($1::uuid[]) order by tenant_id for update`,
 );
 
-// $1–$6 wallets; $7–$43 and $52–$54 one row per settled call; $44–$47 monthly spend per project;
-// $48–$51 and $55 events; $56 the batch's time.
-const WRITE = namedStatement(
-  'sb_settle_write',
-  `with w as (
-     update wallets w set balance_micros = v.balance, reserved_micros = v.reserved, ledger_seq = v.seq,
-            last_seal_hash = v.seal, auto_topup_armed = v.armed, updated_at = $56
-       from unnest($1::uuid[], $2::int8[], $3::int8[], $4::int8[], $5::text[], $6::bool[]) as v(tenant_id, balance, reserved, seq, seal, armed)
-      where w.tenant_id = v.tenant_id),
-   v as (
-     select * from unnest($7::uuid[], $8::uuid[], $9::uuid[], $10::int8[], $11::int8[], $12::int8[], $13::text[], $14::text[],
-       $15::text[], $16::text[], $17::int8[], $18::int8[], $19::text[], $20::uuid[], $21::text[], $22::text[], $23::timestamptz[],
-       $24::uuid[], $25::uuid[], $26::int2[], $27::bool[], $28::text[], $29::text[], $30::bool[], $31::text[], $32::text[],
-       $33::text[], $34::text[], $35::text[], $36::text[], $37::text[], $38::text[], $39::int8[], $40::int4[], $41::int4[],
-       $42::int4[], $43::int4[], $52::text[], $53::text[], $54::text[])
+/**
+ * The rows of a batch (ledger entries, call logs, learning outbox, monthly spend, events) as CTEs
+ * over arrays, numbered from parameter $base: see rowParams for the order.
+ */
+function rowsSql(base: number): string {
+  const $ = (i: number) => `$${base + i}`;
+  const T = ['uuid', 'uuid', 'uuid', 'int8', 'int8', 'int8', 'text', 'text', 'text', 'text', 'int8', 'int8', 'text', 'uuid', 'text', 'text',
+    'timestamptz', 'uuid', 'uuid', 'int2', 'bool', 'text', 'text', 'bool', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text',
+    'int8', 'int4', 'int4', 'int4', 'int4', 'text', 'text', 'text'];
+  const rows = T.map((t, i) => `${$(i)}::${t}[]`).join(', ');
+  const n = T.length;
+  return `v as (
+     select * from unnest(${rows})
        as v(entry_id, tenant_id, project_id, seq, amount, balance_after, model_id, provider_key, benchmark_provider,
             methodology, actual, baseline, pricing, call_id, seal, prev, created_at, key_id, parent_call_id, attempt,
             escalated, channel, client_shape, stream, conversation_id, task_family, complexity, model_class,
@@ -383,29 +520,67 @@ const WRITE = namedStatement(
        input_tokens, output_tokens, latency_ms, created_at from v),
    ps as (
      insert into project_spend (project_id, month, tenant_id, spent_micros)
-     select * from unnest($44::uuid[], $45::date[], $46::uuid[], $47::int8[])
+     select * from unnest(${$(n)}::uuid[], ${$(n + 1)}::date[], ${$(n + 2)}::uuid[], ${$(n + 3)}::int8[])
      on conflict (project_id, month) do update set spent_micros = project_spend.spent_micros + excluded.spent_micros),
    eo as (
      insert into event_outbox (tenant_id, project_id, frame, tenant_wide, created_at)
      select tenant_id, project_id, frame::jsonb, tenant_wide, created_at
-       from unnest($48::uuid[], $49::uuid[], $50::text[], $51::bool[], $55::timestamptz[]) as e(tenant_id, project_id, frame, tenant_wide, created_at))
+       from unnest(${$(n + 4)}::uuid[], ${$(n + 5)}::uuid[], ${$(n + 6)}::text[], ${$(n + 7)}::bool[], ${$(n + 8)}::timestamptz[])
+         as e(tenant_id, project_id, frame, tenant_wide, created_at))`;
+}
+
+/** Locking path: $1–$6 the new chain heads, $7 the batch's time, then the rows. */
+const WRITE = namedStatement(
+  'sb_settle_write',
+  `with w as (
+     update wallets w set balance_micros = v.balance, reserved_micros = v.reserved, ledger_seq = v.seq,
+            last_seal_hash = v.seal, auto_topup_armed = v.armed, updated_at = $7
+       from unnest($1::uuid[], $2::int8[], $3::int8[], $4::int8[], $5::text[], $6::bool[]) as v(tenant_id, balance, reserved, seq, seal, armed)
+      where w.tenant_id = v.tenant_id),
+   ${rowsSql(8)}
    select 1`,
 );
 
-function writeParams(planned: Planned[], heads: Map<string, Head & { disarm: boolean }>): unknown[] {
-  const touched = new Set(planned.map((p) => p.item.input.tenantId));
-  const w: unknown[][] = [[], [], [], [], [], []];
-  for (const h of heads.values()) {
-    if (!touched.has(h.tenant_id)) continue;
-    w[0].push(h.tenant_id);
-    w[1].push(h.balance_micros);
-    w[2].push(h.reserved_micros);
-    w[3].push(h.ledger_seq);
-    w[4].push(h.last_seal_hash);
-    w[5].push(h.auto_topup_armed);
-  }
-  const cols: unknown[][] = Array.from({ length: 37 }, () => []);
-  const extra: unknown[][] = [[], [], []];
+/**
+ * Fast path, one autocommit statement: the claim ($1–$5, $3 the time), the chain heads computed
+ * from the heads this process last wrote ($6–$12), applied only where the wallet still has that
+ * head, covers the batch's debits without counting any release, and crosses no auto-top-up
+ * threshold; then the rows ($15…). sb_settle_check aborts the whole statement unless every
+ * wallet ($13) and every per-call hold ($14) was taken: the batch then goes the locking path.
+ */
+const FAST = namedStatement(
+  'sb_settle_fast',
+  `with c as (
+     update reservations r set status = 'settled', settled_at = $3
+       from unnest($1::uuid[], $2::uuid[]) as v(id, tenant_id)
+      where r.id = v.id and r.tenant_id = v.tenant_id and r.kind = 'call' and r.status <> 'settled'
+     returning r.tenant_id, case when r.released_at is null then r.amount_micros else 0 end as rel),
+   l as (
+     update reservations r set amount_micros = r.amount_micros - v.used
+       from unnest($4::uuid[], $5::int8[]) as v(id, used)
+      where r.id = v.id and r.kind = 'lease' and r.status = 'reserved' and r.amount_micros >= v.used
+     returning r.id, r.tenant_id, v.used as rel),
+   rel as (
+     select tenant_id, sum(rel)::int8 as rel
+       from (select tenant_id, rel from c union all select tenant_id, rel from l) x group by tenant_id),
+   w as (
+     update wallets w set balance_micros = h.balance, reserved_micros = w.reserved_micros - coalesce(rel.rel, 0),
+            ledger_seq = h.seq, last_seal_hash = h.seal, updated_at = $3
+       from unnest($6::uuid[], $7::int8[], $8::int8[], $9::text[], $10::int8[], $11::int8[], $12::int8[])
+              as h(tenant_id, balance, seq, seal, expected_seq, expected_balance, debit)
+            left join rel on rel.tenant_id = h.tenant_id
+      where w.tenant_id = h.tenant_id and w.ledger_seq = h.expected_seq and w.balance_micros = h.expected_balance
+        and w.balance_micros - w.reserved_micros >= h.debit
+        and (w.auto_topup_threshold_micros is null or not w.auto_topup_armed or h.balance >= w.auto_topup_threshold_micros)
+     returning w.tenant_id),
+   ${rowsSql(15)}
+   select sb_settle_check((select count(*) from w) = $13 and (select count(*) from c) = $14) as ok,
+          (select coalesce(array_agg(id), '{}') from l) as leases`,
+);
+
+/** The rows' arrays, in rowsSql's order: 40 per settled call, 4 of monthly spend, 5 of events. */
+function rowParams(planned: Planned[]): unknown[] {
+  const cols: unknown[][] = Array.from({ length: 40 }, () => []);
   const spend = new Map<string, { project: string; month: string; tenant: string; micros: bigint }>();
   const ev: unknown[][] = [[], [], [], [], []];
   for (const p of planned) {
@@ -418,12 +593,10 @@ function writeParams(planned: Planned[], heads: Map<string, Head & { disarm: boo
       input.escalated ?? false, input.channel, input.clientShape, input.stream, input.conversationId ?? null,
       input.routing?.taskFamily ?? null, input.routing?.complexity ?? null, input.modelClass, input.routing?.tableVersion ?? null,
       v.routingFeatures, v.routingRules, input.region, p.item.cost - p.debit, input.usage.inputTokens, input.usage.outputTokens,
-      input.usage.cachedInputTokens ?? null, Math.round(input.latencyMs),
+      input.usage.cachedInputTokens ?? null, Math.round(input.latencyMs), v.excerpt, jsonWithBigints(input.request),
+      jsonWithBigints(input.response),
     ];
     for (let i = 0; i < row.length; i++) cols[i].push(row[i]);
-    extra[0].push(v.excerpt);
-    extra[1].push(jsonWithBigints(input.request));
-    extra[2].push(jsonWithBigints(input.response));
     const month = monthStartUtc(p.item.at);
     const k = `${input.projectId}:${month}`;
     const sp = spend.get(k);
@@ -438,20 +611,7 @@ function writeParams(planned: Planned[], heads: Map<string, Head & { disarm: boo
     }
   }
   const sp = [...spend.values()];
-  return [
-    ...w,
-    ...cols,
-    sp.map((x) => x.project),
-    sp.map((x) => x.month),
-    sp.map((x) => x.tenant),
-    sp.map((x) => x.micros),
-    ev[0],
-    ev[1],
-    ev[2],
-    ev[3],
-    ...extra,
-    ev[4],
-  ];
+  return [...cols, sp.map((x) => x.project), sp.map((x) => x.month), sp.map((x) => x.tenant), sp.map((x) => x.micros), ...ev];
 }
 
 function savedOf(benchmarkProvider: ProviderKey | null, sv: Savings): SettledSavings | null {

@@ -135,6 +135,9 @@ export async function scorePending(s: Services, limit = s.config.QA_JUDGE_ENABLE
        order by c.created_at
        limit ${limit}
        for update of c skip locked`.execute(tx);
+    if (rows.rows.length === 0) return 0;
+    // A score lost in a database crash leaves its call unscored, to be scored again: no disk wait.
+    await sql`set local synchronous_commit = off`.execute(tx);
     const scores = [];
     // One at a time: with the judge on, each score is a call through the service.
     for (const p of rows.rows) scores.push({ tenantId: p.tenant_id, callId: p.id, qa: await scoreOne(s, p) });

@@ -8,6 +8,7 @@ import * as m003 from './003-events.ts';
 import * as m004 from './004-quality.ts';
 import * as m005 from './005-exports.ts';
 import * as m006 from './006-admission.ts';
+import * as m007 from './007-settle-check.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '001-foundation': m001,
@@ -16,6 +17,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '004-quality': m004,
   '005-exports': m005,
   '006-admission': m006,
+  '007-settle-check': m007,
 };
 
 export async function migrate(db: Db): Promise<void> {
