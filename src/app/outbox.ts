@@ -5,19 +5,26 @@
 // are published to the bus before that commit (at least once: a crash between the two publishes
 // a frame again, never loses one). A batch costs a constant number of statements, not a few per
 // row. A kick after the writer's commit makes the path immediate; the poll (150 ms) is the safety
-// net for kicks on other replicas and for crashes.
+// net for kicks on other replicas and for crashes. Under load, kicks that arrive while a pass runs
+// start the next pass at least MIN_GAP_MS after the previous one started, so a busy relay runs a
+// bounded number of passes per second, each taking everything pending, instead of one per commit.
+import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import type { Services } from './services.ts';
 import type { EventFrame } from '../infra/bus/bus.ts';
 import { createDeliveriesBatch, publishFrames } from './events.ts';
 
 const BATCH = 100;
+/** Least time between the starts of two kicked passes (an event waits at most this much longer). */
+const MIN_GAP_MS = 10;
 
 export class OutboxRelay {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
   private closed = false;
+  private startedAt = 0;
+  private delayed: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly s: Services,
@@ -33,19 +40,24 @@ export class OutboxRelay {
   /** Run a pass now (coalesced with one already running). */
   kick(): void {
     if (this.closed) return;
-    if (this.running) {
+    if (this.running || this.delayed) {
       this.again = true;
       return;
     }
+    this.startedAt = performance.now();
     this.running = this.drain()
       .then(() => {})
       .catch((e) => this.s.log.warn(e, 'event outbox relay failed'))
       .finally(() => {
         this.running = null;
-        if (this.again) {
-          this.again = false;
+        if (!this.again || this.closed) return;
+        this.again = false;
+        const wait = MIN_GAP_MS - (performance.now() - this.startedAt);
+        if (wait <= 0) return this.kick();
+        this.delayed = setTimeout(() => {
+          this.delayed = null;
           this.kick();
-        }
+        }, wait);
       });
   }
 
@@ -101,6 +113,8 @@ export class OutboxRelay {
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.delayed) clearTimeout(this.delayed);
+    this.delayed = null;
     this.timer = null;
     await this.running;
   }
