@@ -74,38 +74,31 @@ export class OutboxRelay {
   private async pass(): Promise<number> {
     const s = this.s;
     return s.db.transaction().execute(async (tx) => {
-      const rows = await tx
-        .selectFrom('event_outbox')
-        .select(['id', 'frame', 'tenant_wide'])
-        .where('published_at', 'is', null)
-        .orderBy('id')
-        .limit(BATCH)
-        .forUpdate()
-        .skipLocked()
-        .execute();
+      // Claim and mark the batch in one statement. Relaying is at-least-once, not money: a pass lost
+      // in a database crash is simply run again (its rows are still unpublished), so its commit
+      // need not wait for the disk (set_config(…, true) is SET LOCAL); the settlement that wrote
+      // the rows did.
+      const claimed = await sql<{ id: bigint; frame: EventFrame; tenant_wide: boolean }>`
+        with relax as (select set_config('synchronous_commit', 'off', true)),
+        c as (
+          select id from event_outbox where published_at is null
+           order by id limit ${BATCH} for update skip locked)
+        update event_outbox o set published_at = ${s.clock.now()}
+          from c cross join relax where o.id = c.id
+        returning o.id, o.frame, o.tenant_wide`.execute(tx);
+      const rows = claimed.rows;
       if (rows.length === 0) return 0;
-      // Relaying is at-least-once, not money: a pass lost in a database crash is simply run again
-      // (its rows are still unpublished), so its commit need not wait for the disk. The settlement
-      // that wrote the rows did.
-      await sql`set local synchronous_commit = off`.execute(tx);
+      rows.sort((x, y) => (x.id < y.id ? -1 : 1)); // publish in outbox order
       // A constant number of statements per batch, whatever its size: the deliveries of every row
-      // (one webhook query, one insert, one job insert), the tenant-wide fan-out query, the mark.
-      const batch = rows.map((r) => ({ frame: r.frame as unknown as EventFrame, tenantWide: r.tenant_wide }));
+      // (one webhook query, and when any webhook matches, one insert and one job insert), the
+      // tenant-wide fan-out query when there is such a row.
+      const batch = rows.map((r) => ({ frame: r.frame, tenantWide: r.tenant_wide }));
       await createDeliveriesBatch(
         s,
         tx,
         batch.map((b) => b.frame),
       );
       await publishFrames(s, tx, batch);
-      await tx
-        .updateTable('event_outbox')
-        .set({ published_at: s.clock.now() })
-        .where(
-          'id',
-          'in',
-          rows.map((r) => r.id),
-        )
-        .execute();
       return rows.length;
     });
   }
