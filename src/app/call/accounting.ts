@@ -3,6 +3,7 @@
 // entry, call-log row, learning-outbox row, event-outbox rows), and the failure path that
 // releases without debiting. The money rules themselves live in app/wallet.ts.
 import type { Services } from '../services.ts';
+import type { Tx } from '../../store/db.ts';
 import type { KeyPrincipal } from '../keys.ts';
 import type { CanonicalRequest, CanonicalResponse, ClientShape, Usage } from '../../core/canonical/types.ts';
 import type { Layer1Decision } from '../../core/routing/layer1.ts';
@@ -21,8 +22,21 @@ export type CallContext = wallet.CallContext & { keyId: string };
 export type Reservation = wallet.Reservation;
 
 export async function loadCallContext(s: Services, p: KeyPrincipal): Promise<CallContext> {
-  const ctx = await wallet.loadCallContext(s, { tenantId: p.tenantId, projectId: p.projectId });
-  return { ...ctx, keyId: p.keyId };
+  const c = await wallet.loadCallContext(s, { tenantId: p.tenantId, projectId: p.projectId });
+  // Field by field: `{ ...c, keyId }` takes a slow path in Node 20 (µs per call, measured).
+  return {
+    tenantId: c.tenantId,
+    projectId: c.projectId,
+    projectName: c.projectName,
+    qualityFloor: c.qualityFloor,
+    monthlyBudgetMicros: c.monthlyBudgetMicros,
+    region: c.region,
+    stage: c.stage,
+    benchmarkProvider: c.benchmarkProvider,
+    tenantBaselineProvider: c.tenantBaselineProvider,
+    projectBenchmarkOverride: c.projectBenchmarkOverride,
+    keyId: p.keyId,
+  };
 }
 
 /**
@@ -135,8 +149,7 @@ function callRecord(f: AttemptFacts) {
 
 export async function settleAttempt(s: Services, f: SettleFacts): Promise<{ tokensSavedMicros: bigint | null; settled: wallet.SettledCall }> {
   const at = s.clock.now();
-  const settled = await wallet.settleCall(s, {
-    ...callRecord(f),
+  const settled = await wallet.settleCall(s, Object.assign(callRecord(f), {
     escalated: f.escalated,
     reservation: f.reservation,
     provider: f.endpoint.provider as ProviderKey,
@@ -149,7 +162,7 @@ export async function settleAttempt(s: Services, f: SettleFacts): Promise<{ toke
     response: f.response,
     // Same transaction as the debit (D8): the llm.call event always (a row of the batched write),
     // the stage move and the escalation event when there is one (rare: run as `extra`).
-    events: (done) => [
+    events: (done: wallet.SettledFacts) => [
       {
         tenantWide: false,
         frame: llmCallFrame({
@@ -174,7 +187,7 @@ export async function settleAttempt(s: Services, f: SettleFacts): Promise<{ toke
     ],
     extra:
       f.ctx.stage !== 'live' || (f.escalated && f.escalatedTo)
-        ? async (tx) => {
+        ? async (tx: Tx) => {
             // A live project stays live on a billed call: skip the read (the context is at most seconds old).
             if (f.ctx.stage !== 'live') await advanceStage(s, tx, f.ctx.projectId, 'billed_call', { at });
             if (f.escalated && f.escalatedTo) {
@@ -194,7 +207,7 @@ export async function settleAttempt(s: Services, f: SettleFacts): Promise<{ toke
             }
           }
         : undefined,
-  });
+  }));
   kickOutbox(s);
   maybeCheckThresholds(s, f.ctx.tenantId);
   // The full QA score is written after the fact by the worker (never in the request path).
@@ -203,8 +216,7 @@ export async function settleAttempt(s: Services, f: SettleFacts): Promise<{ toke
 }
 
 export async function failAttempt(s: Services, f: AttemptFacts & { error: string }): Promise<void> {
-  await wallet.recordFailedCall(s, {
-    ...callRecord(f),
+  await wallet.recordFailedCall(s, Object.assign(callRecord(f), {
     reservation: f.reservation,
     provider: f.endpoint.provider as ProviderKey,
     model: f.endpoint.model,
@@ -212,5 +224,5 @@ export async function failAttempt(s: Services, f: AttemptFacts & { error: string
     modelClass: f.modelClass,
     benchmarkProvider: f.ctx.benchmarkProvider,
     errorCode: f.error,
-  });
+  }));
 }
