@@ -20,6 +20,7 @@
 // holds up another tenant's (D8: different tenants never wait for each other). A batch that fails
 // is rolled back and its settlements are retried one by one, so one bad settlement fails alone.
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { CompiledQuery } from 'kysely';
 import type { Services } from './services.ts';
 import type { Tx } from '../store/db.ts';
@@ -38,6 +39,8 @@ const MAX_CONCURRENT = 4;
 /** Settlements per transaction at most. */
 const MAX_BATCH = 256;
 const UNIQUE_VIOLATION = '23505';
+/** After a failed fast attempt, a tenant settles on the locking path for this long. */
+export const FAST_PAUSE_MS = 1_000;
 /** sb_settle_check (migration 007): a wallet no longer had the expected head. */
 const HEAD_MOVED = 'SB001';
 
@@ -78,6 +81,8 @@ export class Settler {
   private queue: Item[] = [];
   /** Batches settled by the fast path, by the locking path, and fast attempts that fell back. */
   readonly stats = { fast: 0, locked: 0, fellBack: 0, settlements: 0 };
+  /** Tenants whose fast path failed recently: locking path until then (performance.now()). */
+  private readonly slowUntil = new Map<string, number>();
   /** Chain head of each tenant as this process last committed it: what the fast path expects. */
   private readonly heads = new Map<string, CachedHead>();
   private readonly busy = new Set<string>();
@@ -142,8 +147,13 @@ export class Settler {
         this.stats.fast += 1;
       } catch (e) {
         this.stats.fellBack += 1;
-        // Another writer moved a head (or anything else went wrong): the locking path decides.
-        for (const it of batch) this.heads.delete(it.input.tenantId);
+        // Another writer moved a head (or anything else went wrong): the locking path decides,
+        // and these tenants stay on it for a while (another replica may be settling them too).
+        const until = performance.now() + FAST_PAUSE_MS;
+        for (const it of batch) {
+          this.heads.delete(it.input.tenantId);
+          this.slowUntil.set(it.input.tenantId, until);
+        }
         if ((e as { code?: string }).code !== HEAD_MOVED) this.s.log.warn({ err: e }, 'settlement fast path failed; settling on the locking path');
       }
     }
@@ -201,7 +211,16 @@ export class Settler {
 
   /** Every tenant's head is known and no settlement needs the transaction for `extra` work. */
   private fastEligible(batch: Item[]): boolean {
-    for (const it of batch) if (it.input.extra || !this.heads.has(it.input.tenantId)) return false;
+    const now = performance.now();
+    for (const it of batch) {
+      const t = it.input.tenantId;
+      if (it.input.extra || !this.heads.has(t)) return false;
+      const until = this.slowUntil.get(t);
+      if (until !== undefined) {
+        if (now < until) return false;
+        this.slowUntil.delete(t);
+      }
+    }
     return true;
   }
 
