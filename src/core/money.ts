@@ -31,5 +31,12 @@ export function monthStartUtc(at: Date): string {
 
 /** JSON.stringify for values that may hold bigints (as decimal strings), for jsonb columns. */
 export function jsonWithBigints(v: unknown): string {
-  return JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x)) ?? 'null';
+  // Most values hold no bigint: plain JSON.stringify is several times faster than with a replacer,
+  // and throws a TypeError on a bigint, which sends the value down the replacer path.
+  try {
+    return JSON.stringify(v) ?? 'null';
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    return JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x)) ?? 'null';
+  }
 }
