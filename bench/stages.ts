@@ -29,6 +29,8 @@ export interface StageBreakdown {
    * steadiest figure for comparing two builds.
    */
   cpuUsPerCall: number;
+  /** Settlement transactions of the measured calls, by path (app/settlement.ts). */
+  settlements: { fast: number; locked: number; fellBack: number };
 }
 
 const STAGES = ['authenticate key', 'rate limit', 'load call context', 'reserve', 'upstream request (to headers)', 'settle + seal'] as const;
@@ -109,6 +111,7 @@ export async function benchStages(o: {
       const end = Date.now() + o.ms;
       let calls = 0;
       const cpu0 = process.cpuUsage();
+      const st0 = { ...s.settler.stats };
       while (Date.now() < end && calls < 50_000) {
         await one(true);
         calls++;
@@ -118,7 +121,9 @@ export async function benchStages(o: {
         const sorted = Float64Array.from(xs).sort();
         return { stage, p50Us: percentile(sorted, 50), p99Us: percentile(sorted, 99), meanUs: xs.reduce((a, b) => a + b, 0) / xs.length };
       });
-      out.push({ mode, calls, rows, cpuUsPerCall: (cpu.user + cpu.system) / calls });
+      const st = s.settler.stats;
+      const settlements = { fast: st.fast - st0.fast, locked: st.locked - st0.locked, fellBack: st.fellBack - st0.fellBack };
+      out.push({ mode, calls, rows, cpuUsPerCall: (cpu.user + cpu.system) / calls, settlements });
     }
   } finally {
     await pool.close();
@@ -142,6 +147,7 @@ export function stagesMarkdown(b: StageBreakdown[]): string {
     '',
     `${json.calls} non-streamed and ${stream.calls} streamed calls, one at a time. Percentiles are per stage, so they do not add up; means do. ` +
       `CPU of the process per call (Switchboard and its one-connection client): ${json.cpuUsPerCall.toFixed(0)} µs non-streamed, ${stream.cpuUsPerCall.toFixed(0)} µs streamed.`,
+      `Settlement transactions (fast path / locking path / fast attempts that fell back): ${json.settlements.fast} / ${json.settlements.locked} / ${json.settlements.fellBack} non-streamed, ${stream.settlements.fast} / ${stream.settlements.locked} / ${stream.settlements.fellBack} streamed.`,
     '',
   );
   return lines.join('\n');
