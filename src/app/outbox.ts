@@ -25,6 +25,7 @@ export class OutboxRelay {
   private closed = false;
   private startedAt = 0;
   private delayed: NodeJS.Timeout | null = null;
+  private soon: NodeJS.Immediate | null = null;
 
   constructor(
     private readonly s: Services,
@@ -39,11 +40,20 @@ export class OutboxRelay {
 
   /** Run a pass now (coalesced with one already running). */
   kick(): void {
-    if (this.closed) return;
+    if (this.closed || this.soon) return; // a pass about to start will see the new rows
     if (this.running || this.delayed) {
       this.again = true;
       return;
     }
+    // After the current turn of the event loop: the response whose commit kicked is written first.
+    this.soon = setImmediate(() => {
+      this.soon = null;
+      this.run();
+    });
+  }
+
+  private run(): void {
+    if (this.closed) return;
     this.startedAt = performance.now();
     this.running = this.drain()
       .then(() => {})
@@ -53,10 +63,10 @@ export class OutboxRelay {
         if (!this.again || this.closed) return;
         this.again = false;
         const wait = MIN_GAP_MS - (performance.now() - this.startedAt);
-        if (wait <= 0) return this.kick();
+        if (wait <= 0) return this.run();
         this.delayed = setTimeout(() => {
           this.delayed = null;
-          this.kick();
+          this.run();
         }, wait);
       });
   }
@@ -108,6 +118,8 @@ export class OutboxRelay {
     if (this.timer) clearInterval(this.timer);
     if (this.delayed) clearTimeout(this.delayed);
     this.delayed = null;
+    if (this.soon) clearImmediate(this.soon);
+    this.soon = null;
     this.timer = null;
     await this.running;
   }
