@@ -15,7 +15,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
-import { closePools, percentile, runLoad } from './load.ts';
+import { closePools, JSON_BODY, percentile, runLoad, STREAM_BODY } from './load.ts';
 import { cpuUs, peakRssMb } from './proc.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -27,16 +27,6 @@ const PROFILE = process.env.HOP_PROFILE === '1';
 /** `dist`: Switchboard bundled the way `npm run build` bundles src/main.ts, run with `npm start`'s node flags. */
 const ENTRY = process.env.HOP_ENTRY ?? 'tsx';
 
-const BODY = {
-  model: 'gpt-4o-mini',
-  messages: [
-    { role: 'system', content: 'You are a concise assistant for a logistics team.' },
-    { role: 'user', content: 'Summarise in two sentences why a keep-alive connection pool lowers the latency of HTTP calls between services.' },
-  ],
-  max_tokens: 200,
-};
-const JSON_BODY = JSON.stringify(BODY);
-const STREAM_BODY = JSON.stringify({ ...BODY, stream: true, stream_options: { include_usage: true } });
 
 const kids: ChildProcess[] = [];
 function start(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<{ pid: number; m: RegExpExecArray; proc: ChildProcess }> {

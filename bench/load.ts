@@ -5,6 +5,18 @@
 // about, and it cannot see the first SSE data line of a stream.
 import { Pool } from 'undici';
 
+/** The call every target is driven with: a generic chat completion, as JSON and as a stream. */
+const BODY = {
+  model: 'gpt-4o-mini',
+  messages: [
+    { role: 'system', content: 'You are a concise assistant for a logistics team.' },
+    { role: 'user', content: 'Summarise in two sentences why a keep-alive connection pool lowers the latency of HTTP calls between services.' },
+  ],
+  max_tokens: 200,
+};
+export const JSON_BODY = JSON.stringify(BODY);
+export const STREAM_BODY = JSON.stringify({ ...BODY, stream: true, stream_options: { include_usage: true } });
+
 export interface LoadTarget {
   /** `http://127.0.0.1:port` */
   origin: string;

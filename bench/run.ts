@@ -35,7 +35,7 @@ import { freePort, startEmbeddedPostgres } from '../src/store/embedded.ts';
 import { appendLedgerEntry } from '../src/app/ledger.ts';
 import { createBenchTenant } from './tenants.ts';
 import { PROVIDER_KEYS } from '../src/core/providers.ts';
-import { closePools, percentile, runLoad, type LoadResult, type LoadTarget } from './load.ts';
+import { closePools, JSON_BODY, percentile, runLoad, STREAM_BODY, type LoadResult, type LoadTarget } from './load.ts';
 import { cpuUs, peakRssMb, treeCpuUs } from './proc.ts';
 import { microMarkdown, runMicro, verifyTenantChain, type MicroResults } from './micro.ts';
 import { profileMarkdown, summariseProfile, type ProfileSummary } from './profile.ts';
@@ -210,16 +210,6 @@ function summarise(c: Cell): CellSummary {
 
 // ───────────────────────────── the run ─────────────────────────────
 
-const BODY = {
-  model: 'gpt-4o-mini',
-  messages: [
-    { role: 'system', content: 'You are a concise assistant for a logistics team.' },
-    { role: 'user', content: 'Summarise in two sentences why a keep-alive connection pool lowers the latency of HTTP calls between services.' },
-  ],
-  max_tokens: 200,
-};
-const JSON_BODY = JSON.stringify(BODY);
-const STREAM_BODY = JSON.stringify({ ...BODY, stream: true, stream_options: { include_usage: true } });
 
 interface Env {
   dataDir: string;

@@ -22,8 +22,8 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import type { Services } from './services.ts';
-import { appError } from '../core/errors.ts';
 import { monthStartUtc } from '../core/money.ts';
+import { holdRefused, releaseIn } from './wallet.ts';
 
 /** A lease covers about this many worst-case calls (capped by sb_lease at half the available balance). */
 export const LEASE_CALLS = 64n;
@@ -115,16 +115,7 @@ export class Admission {
         freedOthers = true;
         if (await this.releaseTenant(tenantId, key)) continue;
       }
-      switch (refusal) {
-        case 'insufficient_balance':
-          throw appError('insufficient_balance');
-        case 'budget_exceeded':
-          throw appError('budget_exceeded');
-        case 'project_not_found':
-          throw appError('not_found', 'Project not found');
-        default:
-          throw new Error(`sb_lease returned ${String(refusal)}`);
-      }
+      throw holdRefused('sb_lease', refusal);
     }
   }
 
@@ -251,18 +242,10 @@ export class Admission {
   private closeLease(l: Lease): Promise<void> {
     if (l.dead) return Promise.resolve();
     l.dead = true;
-    const at = this.s.clock.now();
-    const p = sql`
-      with r as (
-        update reservations set status = 'released', released_at = ${at}
-         where id = ${l.id} and tenant_id = ${l.tenantId} and status = 'reserved'
-        returning amount_micros)
-      update wallets w set reserved_micros = w.reserved_micros - r.amount_micros, updated_at = ${at}
-        from r where w.tenant_id = ${l.tenantId}`
-      .execute(this.s.db)
+    const p = releaseIn(this.s.db, l.tenantId, l.id, this.s.clock.now())
       .then(
         () => {},
-        (e) => this.s.log.warn({ err: e, leaseId: l.id }, 'releasing an admission lease failed; the sweeper will release it'),
+        (e: unknown) => this.s.log.warn({ err: e, leaseId: l.id }, 'releasing an admission lease failed; the sweeper will release it'),
       );
     this.closing.set(p, l.tenantId);
     void p.finally(() => this.closing.delete(p));

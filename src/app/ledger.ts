@@ -37,6 +37,17 @@ export interface LedgerAppend {
   at: Date;
 }
 
+/** A wallet row as a chain head: balance, holds, sequence, last seal and the auto-top-up rule. */
+export interface WalletHead {
+  balance_micros: bigint;
+  reserved_micros: bigint;
+  ledger_seq: bigint;
+  last_seal_hash: string;
+  auto_topup_threshold_micros: bigint | null;
+  auto_topup_amount_micros: bigint | null;
+  auto_topup_armed: boolean;
+}
+
 export interface AppendedEntry {
   id: string;
   seq: bigint;
@@ -61,15 +72,7 @@ export async function tryAppendLedgerEntry(tx: Tx, secret: Buffer, e: LedgerAppe
   // A credit that brings the balance back to (or above) the auto-top-up threshold re-arms the rule
   // (once per crossing, see settleCall). Debits never re-arm.
   const isCredit = e.amountMicros > 0n;
-  const head = await sql<{
-    balance_micros: bigint;
-    reserved_micros: bigint;
-    ledger_seq: bigint;
-    last_seal_hash: string;
-    auto_topup_threshold_micros: bigint | null;
-    auto_topup_amount_micros: bigint | null;
-    auto_topup_armed: boolean;
-  }>`
+  const head = await sql<WalletHead>`
     update wallets
        set balance_micros = balance_micros + ${e.amountMicros}::bigint,
            reserved_micros = reserved_micros - ${release}::bigint,

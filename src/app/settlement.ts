@@ -32,6 +32,7 @@ import { jsonWithBigints, monthStartUtc } from '../core/money.ts';
 import { sealLedgerEntry } from '../core/ledger/seal.ts';
 import { CUSTOMER_LABELS, ledgerPayloadOf } from '../core/ledger/payload.ts';
 import { AUTO_TOPUP_QUEUE, type AutoTopupJob } from './topups.ts';
+import type { WalletHead } from './ledger.ts';
 import { bossInTx, callLogValues, type SettledCall, type SettledSavings, type SettlementInput } from './wallet.ts';
 
 /** Batches in flight at once (each holds one pooled connection). */
@@ -461,29 +462,30 @@ export class Settler {
   }
 }
 
-interface Head {
+interface Head extends WalletHead {
   tenant_id: string;
-  balance_micros: bigint;
-  reserved_micros: bigint;
-  ledger_seq: bigint;
-  last_seal_hash: string;
-  auto_topup_threshold_micros: bigint | null;
-  auto_topup_amount_micros: bigint | null;
-  auto_topup_armed: boolean;
 }
 
-const CLAIM = namedStatement(
-  'sb_settle_claim',
-  `with c as (
+/**
+ * The claim, as two CTEs: per-call holds ($1 ids, $2 tenants) become settled at $3 and leases
+ * ($4 ids) shrink by what their calls used ($5). `returning` names what each gives back.
+ */
+function claimSql(returning: { call: string; lease: string }): string {
+  return `c as (
      update reservations r set status = 'settled', settled_at = $3
        from unnest($1::uuid[], $2::uuid[]) as v(id, tenant_id)
       where r.id = v.id and r.tenant_id = v.tenant_id and r.kind = 'call' and r.status <> 'settled'
-     returning r.id, r.amount_micros, r.released_at is null as held),
+     returning ${returning.call}),
    l as (
      update reservations r set amount_micros = r.amount_micros - v.used
        from unnest($4::uuid[], $5::int8[]) as v(id, used)
       where r.id = v.id and r.kind = 'lease' and r.status = 'reserved' and r.amount_micros >= v.used
-     returning r.id)
+     returning ${returning.lease})`;
+}
+
+const CLAIM = namedStatement(
+  'sb_settle_claim',
+  `with ${claimSql({ call: 'r.id, r.amount_micros, r.released_at is null as held', lease: 'r.id' })}
    select id, amount_micros, held, false as lease from c
    union all
    select id, null::int8, true, true from l`,
@@ -569,16 +571,7 @@ const WRITE = namedStatement(
  */
 const FAST = namedStatement(
   'sb_settle_fast',
-  `with c as (
-     update reservations r set status = 'settled', settled_at = $3
-       from unnest($1::uuid[], $2::uuid[]) as v(id, tenant_id)
-      where r.id = v.id and r.tenant_id = v.tenant_id and r.kind = 'call' and r.status <> 'settled'
-     returning r.tenant_id, case when r.released_at is null then r.amount_micros else 0 end as rel),
-   l as (
-     update reservations r set amount_micros = r.amount_micros - v.used
-       from unnest($4::uuid[], $5::int8[]) as v(id, used)
-      where r.id = v.id and r.kind = 'lease' and r.status = 'reserved' and r.amount_micros >= v.used
-     returning r.id, r.tenant_id, v.used as rel),
+  `with ${claimSql({ call: 'r.tenant_id, case when r.released_at is null then r.amount_micros else 0 end as rel', lease: 'r.id, r.tenant_id, v.used as rel' })},
    rel as (
      select tenant_id, sum(rel)::int8 as rel
        from (select tenant_id, rel from c union all select tenant_id, rel from l) x group by tenant_id),

@@ -165,22 +165,26 @@ export async function reserve(s: Services, input: ReserveInput): Promise<Reserva
     if (pgCode(e) === UNIQUE_VIOLATION) throw appError('conflict', `Call ${input.callId} already has a reservation`);
     throw e;
   }
+  if (result !== 'ok') throw holdRefused('sb_reserve', result);
+  return { id: input.callId, tenantId: input.tenantId, projectId: input.projectId, amountMicros: input.amountMicros, createdAt: at };
+}
+
+/** The error for a hold sb_reserve or sb_lease refused: 402 insufficient_balance / budget_exceeded, 404 project. */
+export function holdRefused(fn: string, result: string | undefined): Error {
   switch (result) {
-    case 'ok':
-      return { id: input.callId, tenantId: input.tenantId, projectId: input.projectId, amountMicros: input.amountMicros, createdAt: at };
     case 'insufficient_balance':
-      throw appError('insufficient_balance');
+      return appError('insufficient_balance');
     case 'budget_exceeded':
-      throw appError('budget_exceeded');
+      return appError('budget_exceeded');
     case 'project_not_found':
-      throw appError('not_found', 'Project not found');
+      return appError('not_found', 'Project not found');
     default:
-      throw new Error(`sb_reserve returned ${String(result)}`);
+      return new Error(`${fn} returned ${String(result)}`);
   }
 }
 
 /** One statement: end the hold (reservation row, then wallet). No-op unless still reserved. */
-async function releaseIn(db: Db | Tx, tenantId: string, reservationId: string, at: Date): Promise<boolean> {
+export async function releaseIn(db: Db | Tx, tenantId: string, reservationId: string, at: Date): Promise<boolean> {
   const r = await sql`
     with r as (
       update reservations set status = 'released', released_at = ${at}
