@@ -83,8 +83,10 @@ describe('admission leases', () => {
     const w = await walletRow(s(), t.tenantId);
     assert.ok(w.reserved_micros >= 9_000n && w.reserved_micros <= w.balance_micros, `holds cover the in-flight calls (${w.reserved_micros})`);
 
-    // A failed call frees its worst case at once: the next call fits again.
+    // A failed call frees its worst case at once (once: a second release gives nothing back): the
+    // next call fits again, the one after does not.
     await recordFailedCall(s(), { ...settlement(t, admitted[0]), reservation: admitted[0], errorCode: 'upstream_failed' });
+    s().admission.released(admitted[0].admitted!);
     const again = await admit(t, 3_000n);
     await assert.rejects(admit(t, 3_000n), refusedWith('insufficient_balance'));
     for (const r of [...admitted.slice(1), again]) await settleCall(s(), settlement(t, r));

@@ -52,6 +52,8 @@ export interface Lease {
 export interface Admitted {
   lease: Lease;
   amountMicros: bigint;
+  /** Settled or released: a second end is ignored, so a worst case is never given back twice. */
+  ended: boolean;
 }
 
 const keyOf = (tenantId: string, projectId: string) => `${tenantId}:${projectId}`;
@@ -91,7 +93,7 @@ export class Admission {
         l.inflight += amount;
         l.calls += 1;
         l.lastUsedAt = now;
-        return { lease: l, amountMicros: amount };
+        return { lease: l, amountMicros: amount, ended: false };
       }
       const wait = this.pending.get(key);
       if (wait) {
@@ -121,6 +123,8 @@ export class Admission {
 
   /** A call admitted against `lease` ended without settling (failed upstream): nothing is debited. */
   released(a: Admitted): void {
+    if (a.ended) return;
+    a.ended = true;
     this.end(a.lease, a.amountMicros, 0n);
   }
 
@@ -129,6 +133,8 @@ export class Admission {
    * longer held, `rowHeld` false).
    */
   settled(a: Admitted, consumed: bigint, rowHeld: boolean): void {
+    if (a.ended) return;
+    a.ended = true;
     if (!rowHeld) a.lease.dead = true;
     this.end(a.lease, a.amountMicros, consumed);
   }
