@@ -234,9 +234,6 @@ export class Settler {
     const start = new Map<string, CachedHead>();
     const cur = new Map<string, CachedHead>();
     const debits = new Map<string, bigint>();
-    const callIds: string[] = [];
-    const callTenants: string[] = [];
-    const leaseUse = new Map<string, bigint>();
     const planned: Planned[] = [];
     for (const it of batch) {
       const t = it.input.tenantId;
@@ -246,31 +243,18 @@ export class Settler {
         start.set(t, c);
         cur.set(t, (h = { ...c }));
       }
-      const a = it.input.reservation.admitted;
-      let used = 0n;
-      if (a) {
-        if (!a.lease.dead) {
-          used = it.cost < a.amountMicros ? it.cost : a.amountMicros;
-          leaseUse.set(a.lease.id, (leaseUse.get(a.lease.id) ?? 0n) + used);
-        }
-      } else {
-        callIds.push(it.input.reservation.id);
-        callTenants.push(t);
-      }
       debits.set(t, (debits.get(t) ?? 0n) + it.cost);
       h.balance -= it.cost;
       h.seq += 1n;
       const sealed = this.seal(it, h, it.cost);
-      planned.push({ item: it, entryId: sealed.entryId, seq: h.seq, debit: it.cost, balanceAfter: h.balance, prevHash: sealed.prevHash, sealHash: h.seal, createdAt: sealed.createdAt, leaseUsed: used, leaseHeld: used > 0n || !!a });
+      // Whether the lease row was still held is known from the statement's answer (below).
+      planned.push({ item: it, entryId: sealed.entryId, seq: h.seq, debit: it.cost, balanceAfter: h.balance, prevHash: sealed.prevHash, sealHash: h.seal, createdAt: sealed.createdAt, leaseUsed: 0n, leaseHeld: false });
     }
+    const claim = claimParams(batch);
     const tenants = [...cur.keys()];
     const r = await s.db.executeQuery<{ ok: boolean; leases: string[] }>(
       CompiledQuery.raw(FAST, [
-        callIds,
-        callTenants,
-        batch[0].at,
-        [...leaseUse.keys()],
-        [...leaseUse.values()],
+        ...claim.params,
         tenants,
         tenants.map((t) => cur.get(t)!.balance),
         tenants.map((t) => cur.get(t)!.seq),
@@ -279,7 +263,7 @@ export class Settler {
         tenants.map((t) => start.get(t)!.balance),
         tenants.map((t) => debits.get(t)!),
         tenants.length,
-        callIds.length,
+        claim.calls,
         ...rowParams(planned),
       ]),
     );
@@ -287,9 +271,9 @@ export class Settler {
     for (const [t, h] of cur) this.heads.set(t, h);
     return planned.map((p) => {
       const a = p.item.input.reservation.admitted;
-      if (a) {
-        p.leaseHeld = held.has(a.lease.id);
-        if (!p.leaseHeld) p.leaseUsed = 0n;
+      if (a && held.has(a.lease.id)) {
+        p.leaseHeld = true;
+        p.leaseUsed = leaseUsedBy(p.item);
       }
       return { ok: settledOf(p.item, p), planned: p };
     });
@@ -336,26 +320,11 @@ export class Settler {
     const s = this.s;
     // 1. Claim: per-call holds are marked settled (returning what they held); leases shrink by
     //    what their calls used, min(cost, worst case) each.
-    const callIds: string[] = [];
-    const callTenants: string[] = [];
-    const leaseUse = new Map<string, bigint>();
-    for (const it of batch) {
-      const a = it.input.reservation.admitted;
-      if (a) {
-        if (a.lease.dead) continue;
-        const used = it.cost < a.amountMicros ? it.cost : a.amountMicros;
-        leaseUse.set(a.lease.id, (leaseUse.get(a.lease.id) ?? 0n) + used);
-      } else {
-        callIds.push(it.input.reservation.id);
-        callTenants.push(it.input.tenantId);
-      }
-    }
+    const claim = claimParams(batch);
     const claimed = new Map<string, { amount: bigint; held: boolean }>();
     const leasesHeld = new Set<string>();
-    if (callIds.length > 0 || leaseUse.size > 0) {
-      const r = await tx.executeQuery<{ id: string; amount_micros: bigint | null; held: boolean; lease: boolean }>(
-        CompiledQuery.raw(CLAIM, [callIds, callTenants, batch[0].at, [...leaseUse.keys()], [...leaseUse.values()]]),
-      );
+    if (claim.calls > 0 || claim.leases > 0) {
+      const r = await tx.executeQuery<{ id: string; amount_micros: bigint | null; held: boolean; lease: boolean }>(CompiledQuery.raw(CLAIM, claim.params));
       for (const row of r.rows) {
         if (row.lease) leasesHeld.add(row.id);
         else claimed.set(row.id, { amount: row.amount_micros ?? 0n, held: row.held });
@@ -401,7 +370,7 @@ export class Settler {
       let leaseHeld = false;
       if (a) {
         leaseHeld = leasesHeld.has(a.lease.id);
-        if (leaseHeld) release = leaseUsed = it.cost < a.amountMicros ? it.cost : a.amountMicros;
+        if (leaseHeld) release = leaseUsed = leaseUsedBy(it);
       } else {
         const c = claimed.get(it.input.reservation.id)!;
         // A hold already ended by release() or the sweeper is not released twice.
@@ -460,6 +429,29 @@ export class Settler {
     }
     return outcomes as Outcome[];
   }
+}
+
+/** What a call admitted against a lease takes off it: its real cost, at most its worst case. */
+function leaseUsedBy(it: Item): bigint {
+  const a = it.input.reservation.admitted!;
+  return it.cost < a.amountMicros ? it.cost : a.amountMicros;
+}
+
+/** The claim's parameters $1–$5 (claimSql): per-call holds, and each live lease with what its calls used. */
+function claimParams(batch: Item[]): { params: unknown[]; calls: number; leases: number } {
+  const callIds: string[] = [];
+  const callTenants: string[] = [];
+  const leaseUse = new Map<string, bigint>();
+  for (const it of batch) {
+    const a = it.input.reservation.admitted;
+    if (!a) {
+      callIds.push(it.input.reservation.id);
+      callTenants.push(it.input.tenantId);
+    } else if (!a.lease.dead) {
+      leaseUse.set(a.lease.id, (leaseUse.get(a.lease.id) ?? 0n) + leaseUsedBy(it));
+    }
+  }
+  return { params: [callIds, callTenants, batch[0].at, [...leaseUse.keys()], [...leaseUse.values()]], calls: callIds.length, leases: leaseUse.size };
 }
 
 interface Head extends WalletHead {
