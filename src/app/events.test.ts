@@ -8,6 +8,7 @@ import { signupTenant, startTestServer, type TestServer } from '../../test/harne
 import { eventually, outboxMails, tenantIdOf } from '../../test/helpers.ts';
 import { startReceiver, verifyServiceSignature, type Receiver } from '../../test/webhook-receiver.ts';
 import type { BusMessage } from '../infra/bus/bus.ts';
+import { MIN_GAP_MS } from './outbox.ts';
 import { EVENT_TYPES, enqueueLlmCall, kickOutbox, llmCallPayload, PAYLOAD_SCHEMAS, type LlmCallFacts } from './events.ts';
 import { advanceStage, budgetAvailable, budgetExhausted, connectorDisconnected, emitWalletTopup, walletExhausted } from './stages.ts';
 import { emitRoutingEscalated } from './notifications.ts';
@@ -15,7 +16,7 @@ import { emitRoutingEscalated } from './notifications.ts';
 let srv: TestServer;
 let rx: Receiver;
 before(async () => {
-  srv = await startTestServer({ env: { ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' } });
+  srv = await startTestServer({ env: { ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true', RATE_LIMIT_LOGIN_PER_MIN: '100' } });
   rx = await startReceiver();
 });
 after(async () => {
@@ -123,6 +124,65 @@ describe('llm.call (proxy pipeline: enqueueLlmCall in the settlement transaction
     );
     const rows = await srv.services.db.selectFrom('event_outbox').select('id').where('tenant_id', '=', t.tenantId).execute();
     assert.equal(rows.length, 0);
+  });
+});
+
+describe('the outbox relay', () => {
+  test('one batch of two tenants: deliveries only to the webhook subscribed to the type, every frame on its stream in order', async () => {
+    const s = srv.services;
+    const a = await tenant();
+    const b = await tenant();
+    // a subscribes to llm.call; b has webhooks, but none for llm.call (one disabled, one for top-ups).
+    await srv.api('POST', '/api/webhooks', { token: a.accessToken, body: { url: `${rx.url}/relay-a`, events: ['llm.call'] } });
+    const off = await srv.api('POST', '/api/webhooks', { token: b.accessToken, body: { url: `${rx.url}/relay-b-off`, events: ['llm.call'] } });
+    assert.equal(off.status, 201, JSON.stringify(off.body));
+    const patched = await srv.api('PATCH', `/api/webhooks/${off.body.data.webhook.id}`, { token: b.accessToken, body: { enabled: false } });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    await srv.api('POST', '/api/webhooks', { token: b.accessToken, body: { url: `${rx.url}/relay-b-topup`, events: ['wallet.topup'] } });
+    const wa = await watch(a.defaultProjectId);
+    const wb = await watch(b.defaultProjectId);
+    const [ca, cb1, cb2] = [call(), call(), call()];
+    const hookedBefore = s.outbox.stats.hooked;
+    await s.db.transaction().execute(async (tx) => {
+      await enqueueLlmCall(tx, { tenantId: b.tenantId, projectId: b.defaultProjectId, at: s.clock.now(), call: cb1 });
+      await enqueueLlmCall(tx, { tenantId: a.tenantId, projectId: a.defaultProjectId, at: s.clock.now(), call: ca });
+      await enqueueLlmCall(tx, { tenantId: b.tenantId, projectId: b.defaultProjectId, at: s.clock.now(), call: cb2 });
+    });
+    kickOutbox(s);
+    assert.equal((await wa.take('llm.call')).payload.callId, ca.callId);
+    assert.deepEqual([(await wb.take('llm.call')).payload.callId, (await wb.take('llm.call')).payload.callId], [cb1.callId, cb2.callId]);
+    const got = await eventually(async () => rx.received.find((r) => r.path === '/relay-a'), 3_000, 'delivery to a');
+    assert.equal(JSON.parse(got.body.toString()).payload.callId, ca.callId);
+    assert.ok(s.outbox.stats.hooked > hookedBefore, 'the batch with a subscribed webhook went through the deliveries');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(rx.received.filter((r) => r.path === '/relay-a').length, 1);
+    assert.equal(rx.received.filter((r) => r.path.startsWith('/relay-b')).length, 0);
+    const bDeliveries = await s.db.selectFrom('webhook_deliveries').select('id').where('tenant_id', '=', b.tenantId).execute();
+    assert.equal(bDeliveries.length, 0);
+    const pending = await s.db.selectFrom('event_outbox').select('id').where('tenant_id', 'in', [a.tenantId, b.tenantId]).where('published_at', 'is', null).execute();
+    assert.equal(pending.length, 0);
+    wa.stop();
+    wb.stop();
+  });
+
+  test(`kicks from commits in quick succession share passes started at least ${MIN_GAP_MS} ms apart`, async () => {
+    const s = srv.services;
+    const t = await tenant();
+    const w = await watch(t.defaultProjectId);
+    const passes0 = s.outbox.stats.passes;
+    const t0 = performance.now();
+    const calls = Array.from({ length: 40 }, () => call());
+    for (const c of calls) {
+      await s.db.transaction().execute((tx) => enqueueLlmCall(tx, { tenantId: t.tenantId, projectId: t.defaultProjectId, at: s.clock.now(), call: c }));
+      kickOutbox(s);
+    }
+    for (const c of calls) assert.equal((await w.take('llm.call')).payload.callId, c.callId);
+    const elapsed = performance.now() - t0;
+    const passes = s.outbox.stats.passes - passes0;
+    // At most one pass per gap, plus the pass in flight at the start and the poll's (150 ms).
+    assert.ok(passes <= Math.ceil(elapsed / MIN_GAP_MS) + 2, `${passes} passes in ${elapsed.toFixed(0)} ms`);
+    assert.ok(passes < calls.length, `${passes} passes for ${calls.length} commits`);
+    w.stop();
   });
 });
 
