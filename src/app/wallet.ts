@@ -357,6 +357,16 @@ export async function loadCallContext(s: Services, ids: { tenantId: string; proj
   return ctx;
 }
 
+/**
+ * A project's stage moved on this replica (committed): its cached context says so at once, so the
+ * next call does not take the stage path again. Other replicas see it within CALL_CONTEXT_TTL_MS.
+ */
+export function noteProjectStage(s: Services, ids: { tenantId: string; projectId: string }, stage: CallContext['stage']): void {
+  const key = `${ids.tenantId}:${ids.projectId}`;
+  const hit = cacheOf(s).get(key);
+  if (hit && hit.ctx.stage !== stage) hit.ctx = { ...hit.ctx, stage };
+}
+
 /** Drop cached contexts of a tenant (after its baseline or one of its projects changed). */
 export function invalidateCallContext(s: Services, tenantId: string): void {
   // Every replica caches contexts: the message evicts them everywhere (evictCallContexts).

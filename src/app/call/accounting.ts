@@ -14,6 +14,7 @@ import type { ProviderKey } from '../../core/providers.ts';
 import * as wallet from '../wallet.ts';
 import { CHANNELS, kickOutbox, llmCallFrame } from '../events.ts';
 import { advanceStage, budgetExhausted, walletExhausted } from '../stages.ts';
+import type { StageMove } from '../../core/stage.ts';
 import { checkWalletThresholds, emitRoutingEscalated } from '../notifications.ts';
 import { AppError } from '../../core/errors.ts';
 import { nudgeQaScoring } from '../../jobs/qa-score.job.ts';
@@ -149,6 +150,7 @@ function callRecord(f: AttemptFacts) {
 
 export async function settleAttempt(s: Services, f: SettleFacts): Promise<{ tokensSavedMicros: bigint | null; settled: wallet.SettledCall }> {
   const at = s.clock.now();
+  let moved: StageMove | null = null;
   const settled = await wallet.settleCall(s, Object.assign(callRecord(f), {
     escalated: f.escalated,
     reservation: f.reservation,
@@ -189,7 +191,7 @@ export async function settleAttempt(s: Services, f: SettleFacts): Promise<{ toke
       f.ctx.stage !== 'live' || (f.escalated && f.escalatedTo)
         ? async (tx: Tx) => {
             // A live project stays live on a billed call: skip the read (the context is at most seconds old).
-            if (f.ctx.stage !== 'live') await advanceStage(s, tx, f.ctx.projectId, 'billed_call', { at });
+            if (f.ctx.stage !== 'live') moved = await advanceStage(s, tx, f.ctx.projectId, 'billed_call', { at });
             if (f.escalated && f.escalatedTo) {
               await emitRoutingEscalated(s, tx, {
                 tenantId: f.ctx.tenantId,
@@ -208,6 +210,9 @@ export async function settleAttempt(s: Services, f: SettleFacts): Promise<{ toke
           }
         : undefined,
   }));
+  // Committed: later calls see the project live without reading it again (a duplicate settlement
+  // never ran `extra`, so `moved` is null then).
+  if (moved) wallet.noteProjectStage(s, f.ctx, (moved as StageMove).to);
   kickOutbox(s);
   maybeCheckThresholds(s, f.ctx.tenantId);
   // The full QA score is written after the fact by the worker (never in the request path).
