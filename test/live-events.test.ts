@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import { startTestServer, tenantWithKey, type TestServer } from './harness.ts';
 import { openStream } from './sse-client.ts';
+import { loadCallContext } from '../src/app/wallet.ts';
 
 let srv: TestServer;
 before(async () => {
@@ -36,6 +37,9 @@ test('a proxied call streams llm.call and stage.changed; a sandbox top-up stream
   assert.ok(call.id, 'every frame carries an SSE id');
   const stage = JSON.parse((await stream.next('stage.changed', 5000)).data);
   assert.equal(stage.payload.to, 'live');
+  // This replica's cached call context (loaded by the call, before the move) follows the move at
+  // once, so the next call does not read the stage again in its settlement.
+  assert.equal((await loadCallContext(srv.services, { tenantId: t.tenantId, projectId: t.defaultProjectId })).stage, 'live');
 
   const top = await srv.api('POST', '/api/tenant/wallet/topup', { token: t.accessToken, body: { amountMicros: '5000000' } });
   assert.equal(top.status, 201, JSON.stringify(top.body));
