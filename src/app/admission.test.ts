@@ -13,6 +13,7 @@ import { sweepReservations } from './sweeper.ts';
 import { createProject } from './projects.ts';
 import { Admission, LEASE_CALLS, LEASE_IDLE_MS } from './admission.ts';
 import { FAST_PAUSE_MS } from './settlement.ts';
+import { llmCallFrame } from './events.ts';
 import { invalidateCallContext, recordFailedCall, reserve, settleCall, type Reservation } from './wallet.ts';
 
 let srv: TestServer;
@@ -179,8 +180,33 @@ describe('group commit', () => {
     const t = await newTenant(s());
     await credit(s(), t.tenantId, 10_000_000n);
     const calls = await Promise.all(Array.from({ length: 60 }, () => admit(t, 1_000n)));
-    const settled = await Promise.all(calls.map((r) => settleCall(s(), settlement(t, r))));
+    // Each call its own documents (with characters JSON and array literals escape), so a row
+    // that took another call's request, response or event frame would show.
+    const doc = (i: number) => `answer ${i}: "quoted", back\\slash, {brace}, ü, 🌊`;
+    const settled = await Promise.all(
+      calls.map((r, i) =>
+        settleCall(
+          s(),
+          settlement(t, r, {
+            request: { messages: [{ role: 'user', content: `question ${i} "with quotes"` }] },
+            response: { text: doc(i) },
+            events: () => [{ tenantWide: false, frame: llmCallFrame({ tenantId: t.tenantId, projectId: t.projectId, at: s().clock.now(), call: { callId: r.id, modelClass: 'economy', taskFamily: 'conversation', complexity: 'low', inputTokens: i, outputTokens: 1, costMicros: COST, savingsTokens: null, escalated: false, latencyMs: 1, channel: 'proxy' } }) }],
+          }),
+        ),
+      ),
+    );
     assert.equal(new Set(settled.map((x) => x.ledgerEntryId)).size, 60);
+    const outbox = await s().db.selectFrom('learning_outbox').select(['call_id', 'request', 'response']).where('tenant_id', '=', t.tenantId).execute();
+    const frames = await s().db.selectFrom('event_outbox').select(['frame']).where('tenant_id', '=', t.tenantId).execute();
+    assert.equal(outbox.length, 60);
+    assert.equal(frames.length, 60);
+    calls.forEach((r, i) => {
+      const o = outbox.find((x) => x.call_id === r.id);
+      assert.deepEqual(o?.response, { text: doc(i) });
+      assert.deepEqual(o?.request, { messages: [{ role: 'user', content: `question ${i} "with quotes"` }] });
+      const f = frames.find((x) => (x.frame as { payload: { callId: string } }).payload.callId === r.id);
+      assert.equal((f?.frame as { payload: { inputTokens: number } }).payload.inputTokens, i);
+    });
     const tx = await sql<{ entries: bigint; transactions: bigint }>`
       select count(*)::bigint as entries, count(distinct xmin::text)::bigint as transactions
         from ledger_entries where tenant_id = ${t.tenantId} and event_type = 'AI_USAGE'`.execute(s().db);

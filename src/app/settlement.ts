@@ -492,22 +492,25 @@ const HEADS = namedStatement(
 
 /**
  * The rows of a batch (ledger entries, call logs, learning outbox, monthly spend, events) as CTEs
- * over arrays, numbered from parameter $base: see rowParams for the order.
+ * over arrays, numbered from parameter $base: see rowParams for the order. The JSON documents (a
+ * call's request and response, an event's frame) come as one JSON array per column, taken apart
+ * by position: as elements of a text[] they would be escaped in Node and unescaped again by
+ * PostgreSQL, the largest cost of building the statement.
  */
 function rowsSql(base: number): string {
   const $ = (i: number) => `$${base + i}`;
   const T = ['uuid', 'uuid', 'uuid', 'int8', 'int8', 'int8', 'text', 'text', 'text', 'text', 'int8', 'int8', 'text', 'uuid', 'text', 'text',
     'timestamptz', 'uuid', 'uuid', 'int2', 'bool', 'text', 'text', 'bool', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text',
-    'int8', 'int4', 'int4', 'int4', 'int4', 'text', 'text', 'text'];
+    'int8', 'int4', 'int4', 'int4', 'int4', 'text'];
   const rows = T.map((t, i) => `${$(i)}::${t}[]`).join(', ');
   const n = T.length;
   return `v as (
-     select * from unnest(${rows})
+     select * from unnest(${rows}) with ordinality
        as v(entry_id, tenant_id, project_id, seq, amount, balance_after, model_id, provider_key, benchmark_provider,
             methodology, actual, baseline, pricing, call_id, seal, prev, created_at, key_id, parent_call_id, attempt,
             escalated, channel, client_shape, stream, conversation_id, task_family, complexity, model_class,
             table_version, features, rules, region, uncollected, input_tokens, output_tokens, cached_input_tokens,
-            latency_ms, excerpt, request, response)),
+            latency_ms, excerpt, i)),
    le as (
      insert into ledger_entries (id, tenant_id, project_id, seq, event_type, customer_label, amount_micros,
        balance_after_micros, model_id, provider_key, benchmark_provider, benchmark_methodology_version,
@@ -526,20 +529,22 @@ function rowsSql(base: number): string {
        features::jsonb, rules::jsonb, provider_key, model_id, region, benchmark_provider,
        methodology, actual, baseline, pricing, -amount, uncollected, input_tokens, output_tokens, cached_input_tokens,
        latency_ms, excerpt, entry_id, created_at from v),
+   docs as (select ${$(n + 8)}::jsonb as request, ${$(n + 9)}::jsonb as response),
    lo as (
      insert into learning_outbox (call_id, tenant_id, project_id, provider_key, model_id, model_class, request, response,
        input_tokens, output_tokens, latency_ms, created_at)
-     select call_id, tenant_id, project_id, provider_key, model_id, model_class, request::jsonb, response::jsonb,
-       input_tokens, output_tokens, latency_ms, created_at from v),
+     select call_id, tenant_id, project_id, provider_key, model_id, model_class, docs.request -> (i - 1)::int,
+       docs.response -> (i - 1)::int, input_tokens, output_tokens, latency_ms, created_at from v cross join docs),
    ps as (
      insert into project_spend (project_id, month, tenant_id, spent_micros)
      select * from unnest(${$(n)}::uuid[], ${$(n + 1)}::date[], ${$(n + 2)}::uuid[], ${$(n + 3)}::int8[])
      on conflict (project_id, month) do update set spent_micros = project_spend.spent_micros + excluded.spent_micros),
+   frames as (select ${$(n + 10)}::jsonb as frame),
    eo as (
      insert into event_outbox (tenant_id, project_id, frame, tenant_wide, created_at)
-     select tenant_id, project_id, frame::jsonb, tenant_wide, created_at
-       from unnest(${$(n + 4)}::uuid[], ${$(n + 5)}::uuid[], ${$(n + 6)}::text[], ${$(n + 7)}::bool[], ${$(n + 8)}::timestamptz[])
-         as e(tenant_id, project_id, frame, tenant_wide, created_at))`;
+     select tenant_id, project_id, frames.frame -> (i - 1)::int, tenant_wide, created_at
+       from unnest(${$(n + 4)}::uuid[], ${$(n + 5)}::uuid[], ${$(n + 6)}::bool[], ${$(n + 7)}::timestamptz[]) with ordinality
+         as e(tenant_id, project_id, tenant_wide, created_at, i) cross join frames)`;
 }
 
 /** Locking path: $1–$6 the new chain heads, $7 the batch's time, then the rows. */
@@ -582,11 +587,17 @@ const FAST = namedStatement(
           (select coalesce(array_agg(id), '{}') from l) as leases`,
 );
 
-/** The rows' arrays, in rowsSql's order: 40 per settled call, 4 of monthly spend, 5 of events. */
+/**
+ * The rows' parameters, in rowsSql's order: 38 arrays per settled call, 4 of monthly spend, 4 of
+ * events, then three JSON arrays: the calls' requests, their responses, the events' frames.
+ */
 function rowParams(planned: Planned[]): unknown[] {
-  const cols: unknown[][] = Array.from({ length: 40 }, () => []);
+  const cols: unknown[][] = Array.from({ length: 38 }, () => []);
+  const requests: string[] = [];
+  const responses: string[] = [];
   const spend = new Map<string, { project: string; month: string; tenant: string; micros: bigint }>();
-  const ev: unknown[][] = [[], [], [], [], []];
+  const ev: unknown[][] = [[], [], [], []];
+  const frames: string[] = [];
   for (const p of planned) {
     const input = p.item.input;
     const v = callLogValues(input, p.item.at);
@@ -597,10 +608,11 @@ function rowParams(planned: Planned[]): unknown[] {
       input.escalated ?? false, input.channel, input.clientShape, input.stream, input.conversationId ?? null,
       input.routing?.taskFamily ?? null, input.routing?.complexity ?? null, input.modelClass, input.routing?.tableVersion ?? null,
       v.routingFeatures, v.routingRules, input.region, p.item.cost - p.debit, input.usage.inputTokens, input.usage.outputTokens,
-      input.usage.cachedInputTokens ?? null, Math.round(input.latencyMs), v.excerpt, jsonWithBigints(input.request),
-      jsonWithBigints(input.response),
+      input.usage.cachedInputTokens ?? null, Math.round(input.latencyMs), v.excerpt,
     ];
     for (let i = 0; i < row.length; i++) cols[i].push(row[i]);
+    requests.push(jsonWithBigints(input.request));
+    responses.push(jsonWithBigints(input.response));
     const month = monthStartUtc(p.item.at);
     const k = `${input.projectId}:${month}`;
     const sp = spend.get(k);
@@ -609,13 +621,23 @@ function rowParams(planned: Planned[]): unknown[] {
     for (const e of input.events?.({ costMicros: p.item.cost, savings: p.item.sv }) ?? []) {
       ev[0].push(e.frame.tenantId);
       ev[1].push(e.frame.projectId);
-      ev[2].push(JSON.stringify(e.frame));
-      ev[3].push(e.tenantWide);
-      ev[4].push(p.item.at);
+      ev[2].push(e.tenantWide);
+      ev[3].push(p.item.at);
+      frames.push(JSON.stringify(e.frame));
     }
   }
   const sp = [...spend.values()];
-  return [...cols, sp.map((x) => x.project), sp.map((x) => x.month), sp.map((x) => x.tenant), sp.map((x) => x.micros), ...ev];
+  return [
+    ...cols,
+    sp.map((x) => x.project),
+    sp.map((x) => x.month),
+    sp.map((x) => x.tenant),
+    sp.map((x) => x.micros),
+    ...ev,
+    `[${requests.join(',')}]`,
+    `[${responses.join(',')}]`,
+    `[${frames.join(',')}]`,
+  ];
 }
 
 function savedOf(benchmarkProvider: ProviderKey | null, sv: Savings): SettledSavings | null {
