@@ -328,6 +328,8 @@ async function auditLedger(e: Env, tenantIds: string[]): Promise<LedgerAudit> {
 
 /** 1-minute load average before anything of ours runs: other work sharing the machine. */
 const LOAD_BEFORE = loadavg()[0];
+/** How Switchboard reaches the database, for the report: what the URL it is given says. */
+let dbTransport = 'loopback TCP';
 
 async function main(): Promise<void> {
   const started = Date.now();
@@ -370,6 +372,7 @@ async function main(): Promise<void> {
       jwtSecret: randomBytes(32).toString('hex'),
       simUrl,
     };
+    dbTransport = /[?&]host=%2F|@%2F/.test(env.databaseUrl) ? 'its Unix socket (as `npm start` does)' : 'loopback TCP';
     log('bench: starting Switchboard (serve + worker, embedded database)');
     let sb = await startSwitchboard(env);
     const demo = JSON.parse(readFileSync(join(dataDir, 'demo.json'), 'utf8')) as { key: string };
@@ -569,7 +572,7 @@ function renderReport(x: ReportInput): string {
       `bare proxy, Switchboard and PostgreSQL share these cores. ${ROUNDS} interleaved rounds of ${ROUND_MS} ms ` +
       `(+${WARMUP_MS} ms unrecorded warm-up) per cell; every figure is the median across rounds; added latency is ` +
       `paired within a round (target − direct) before the median. Switchboard reaches its embedded PostgreSQL over ` +
-      `${DB_SOCKET ? 'a Unix socket (diagnostic run)' : 'loopback TCP'}${process.env.PGOPTIONS ? ` with PGOPTIONS='${process.env.PGOPTIONS}' (diagnostic run)` : ''}. ` +
+      `${dbTransport}${process.env.PGOPTIONS ? ` with PGOPTIONS='${process.env.PGOPTIONS}' (diagnostic run)` : ''}. ` +
       `1-minute load average before the run ${LOAD_BEFORE.toFixed(1)} (other work on the machine competes for the same cores). ` +
       `Run took ${x.seconds.toFixed(0)} s.`,
     '',
@@ -650,7 +653,10 @@ function renderReport(x: ReportInput): string {
   const bestRps = Math.max(bestOne, bestMany);
   const bestBare = Math.max(...json.map((s) => s.t.bare.rps));
   const l1 = x.micro?.layer1.find((r) => r.label.startsWith('8k'));
-  const hot = x.micro?.settlements.find((r) => r.tenants === 1);
+  // The hot tenant's best run, naming its concurrency and the others' (bench/micro.ts SETTLE_CONCURRENCIES).
+  const hots = (x.micro?.settlements ?? []).filter((r) => r.tenants === 1);
+  const hot = hots.reduce<(typeof hots)[number] | undefined>((a, r) => (!a || r.perSecond > a.perSecond ? r : a), undefined);
+  const hotOthers = hots.filter((r) => r !== hot).map((r) => `${int(r.perSecond)}/s at ${r.concurrency}`);
   const verdict = (ok: boolean | null) => (ok === null ? 'n/a' : ok ? '**PASS**' : '**MISS**');
   const targets: Array<[string, string, boolean | null]> = [
     ['added p50 < 0.5 ms at one connection', one ? `${signed(one.addedP50.switchboard)} ms` : '—', one ? one.addedP50.switchboard < 0.5 : null],
@@ -663,7 +669,13 @@ function renderReport(x: ReportInput): string {
       Number.isFinite(bestRps) ? bestRps >= 3000 && accounted : null,
     ],
     ['Layer 1 p99 < 0.1 ms on 8k-token prompts', l1 ? `${l1.p99Us.toFixed(1)} µs` : '—', l1 ? l1.p99Us < 100 : null],
-    ['one hot tenant ≥ 2,000 sealed settlements/s', hot ? `${int(hot.perSecond)}/s${hot.verified ? ', chain verified' : ', chain BROKEN'}` : '—', hot ? hot.perSecond >= 2000 && hot.verified : null],
+    [
+      'one hot tenant ≥ 2,000 sealed settlements/s',
+      hot
+        ? `${int(hot.perSecond)}/s with ${hot.concurrency} calls in flight${hotOthers.length ? ` (${hotOthers.join(', ')})` : ''}${hots.every((r) => r.verified) ? ', chain verified' : ', chain BROKEN'}`
+        : '—',
+      hot ? hot.perSecond >= 2000 && hots.every((r) => r.verified) : null,
+    ],
     ['RSS < 250 MB under load', `${x.sbPeakRss.toFixed(0)} MB`, x.sbPeakRss < 250],
   ];
   out.push('## Targets', '', '| target | measured | verdict |', '| --- | --- | --- |');
