@@ -14,6 +14,7 @@ import { CompiledQuery, sql } from 'kysely';
 import type PgBoss from 'pg-boss';
 import type { Services } from './services.ts';
 import type { Db, Executor, Tx } from '../store/db.ts';
+import { textForPg } from '../store/pg-text.ts';
 import { appError } from '../core/errors.ts';
 import { isProviderKey, type ProviderKey } from '../core/providers.ts';
 import type { ModelClass } from '../core/model-class.ts';
@@ -215,7 +216,8 @@ export function callLogValues(input: CallRecordBase, at: Date) {
   return {
     routingFeatures: input.routing ? JSON.stringify(input.routing.features) : null,
     routingRules: JSON.stringify(input.routing?.appliedRules ?? []),
-    excerpt: input.promptExcerpt.slice(0, PROMPT_EXCERPT_CHARS),
+    // A prompt may hold NUL, which a text column cannot (store/pg-text.ts).
+    excerpt: textForPg(input.promptExcerpt.slice(0, PROMPT_EXCERPT_CHARS)),
     attempt: input.attempt ?? 1,
     at,
   };
@@ -253,7 +255,7 @@ export async function recordFailedCall(s: Services, input: FailedCallInput): Pro
         routing_features, routing_rules, provider_key, model_id, region, benchmark_provider, latency_ms, prompt_excerpt, created_at)
       values (${input.callId}, ${input.tenantId}, ${input.projectId}, ${input.keyId}, ${input.parentCallId ?? null},
         ${v.attempt}, ${input.escalated ?? false}, 'failed', ${input.errorCode}, ${input.channel}, ${input.clientShape},
-        ${input.stream}, ${input.conversationId ?? null}, ${input.routing?.taskFamily ?? null}, ${input.routing?.complexity ?? null},
+        ${input.stream}, ${textForPg(input.conversationId ?? null)}, ${input.routing?.taskFamily ?? null}, ${input.routing?.complexity ?? null},
         ${input.modelClass ?? null}, ${input.routing?.tableVersion ?? null}, ${v.routingFeatures}::jsonb, ${v.routingRules}::jsonb,
         ${input.provider ?? null}, ${input.model ?? null}, ${input.region ?? null}, ${input.benchmarkProvider ?? null},
         ${Math.round(input.latencyMs)}, ${v.excerpt}, ${at})

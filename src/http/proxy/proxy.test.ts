@@ -197,6 +197,42 @@ describe('errors in each vendor shape', () => {
     assert.equal((a.error as { error?: { type?: string } }).error?.type, 'request_too_large');
   });
 
+  test('a prompt with a NUL character or a lone surrogate is answered and settled, never a 500', async () => {
+    // JSON allows both (\u0000, \ud800); PostgreSQL's text and jsonb do not. The call must still be
+    // delivered, debited and sealed: the stored copies carry U+FFFD in their place. The third case
+    // also has an escaped backslash before "u0000", which is text and must stay as it is.
+    const cases = [String.raw`before\u0000after`, String.raw`lone \ud800 surrogate`, String.raw`escaped \\u0000 text and a real \u0000`];
+    for (const content of cases) {
+      for (const stream of [false, true]) {
+        const res = await fetch(`${srv.url}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+          body: `{"model":"x","stream":${stream},"messages":[{"role":"user","content":"${content}"}]}`,
+        });
+        const body = await res.text();
+        assert.equal(res.status, 200, `${content} (stream ${stream}): ${body.slice(0, 300)}`);
+        const callId = res.headers.get('x-service-call-id')!;
+        const entry = await srv.services.db.selectFrom('ledger_entries').select('id').where('call_id', '=', callId).executeTakeFirst();
+        assert.ok(entry, `${content} (stream ${stream}): sealed`);
+        const log = await srv.services.db.selectFrom('learning_outbox').select('request').where('call_id', '=', callId).executeTakeFirstOrThrow();
+        const stored = JSON.stringify(log.request);
+        assert.ok(stored.includes('\ufffd'), `${content}: the character is replaced, not dropped: ${stored}`);
+        if (content.startsWith('escaped')) assert.ok(stored.includes(String.raw`escaped \\u0000 text`), stored);
+      }
+    }
+    // A call that fails upstream is recorded too (its call-log row carries the excerpt): 502, not 500.
+    const [fault] = srv.sim.faults.add({ status: 500 });
+    const failed = await fetch(`${srv.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+      body: String.raw`{"model":"x","messages":[{"role":"user","content":"fails \u0000 upstream"}]}`,
+    });
+    srv.sim.faults.remove(fault);
+    assert.equal(failed.status, 502, await failed.text());
+    const rows = await srv.services.db.selectFrom('call_logs').select(['status']).where('prompt_excerpt', 'like', 'fails \ufffd upstream%').execute();
+    assert.ok(rows.length > 0 && rows.every((r) => r.status === 'failed'), JSON.stringify(rows));
+  });
+
   test('a stream’s last frame leaves only after its debit is durable (D8)', async () => {
     for (const [base, shape] of [['/v1', 'generic'], ['/v1/chat-proxy/v1', 'pass-through']] as const) {
       const res = await fetch(`${srv.url}${base}/chat/completions`, {
