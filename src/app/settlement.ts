@@ -25,6 +25,7 @@ import { CompiledQuery } from 'kysely';
 import type { Services } from './services.ts';
 import type { Tx } from '../store/db.ts';
 import { namedStatement } from '../store/db.ts';
+import { jsonForPg } from '../store/pg-text.ts';
 import { appError } from '../core/errors.ts';
 import { isProviderKey, type ProviderKey } from '../core/providers.ts';
 import { findModel, savings as computeSavings, type PricedModel, type Savings } from '../core/pricing/index.ts';
@@ -491,26 +492,23 @@ const HEADS = namedStatement(
 );
 
 /**
- * The rows of a batch (ledger entries, call logs, learning outbox, monthly spend, events) as CTEs
- * over arrays, numbered from parameter $base: see rowParams for the order. The JSON documents (a
- * call's request and response, an event's frame) come as one JSON array per column, taken apart
- * by position: as elements of a text[] they would be escaped in Node and unescaped again by
- * PostgreSQL, the largest cost of building the statement.
+ * The rows of a batch (ledger entries, call logs, learning outbox, monthly spend, events) as CTEs,
+ * numbered from parameter $base: see rowParams for the order. The settled calls come as one JSON
+ * array of objects, one per call with its request and response documents inside, read by one
+ * jsonb_to_recordset: one set-returning function instead of one unnest per column, and one
+ * JSON.stringify in Node instead of an escaped array literal per column.
  */
 function rowsSql(base: number): string {
   const $ = (i: number) => `$${base + i}`;
-  const T = ['uuid', 'uuid', 'uuid', 'int8', 'int8', 'int8', 'text', 'text', 'text', 'text', 'int8', 'int8', 'text', 'uuid', 'text', 'text',
-    'timestamptz', 'uuid', 'uuid', 'int2', 'bool', 'text', 'text', 'bool', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text',
-    'int8', 'int4', 'int4', 'int4', 'int4', 'text'];
-  const rows = T.map((t, i) => `${$(i)}::${t}[]`).join(', ');
-  const n = T.length;
   return `v as (
-     select * from unnest(${rows}) with ordinality
-       as v(entry_id, tenant_id, project_id, seq, amount, balance_after, model_id, provider_key, benchmark_provider,
-            methodology, actual, baseline, pricing, call_id, seal, prev, created_at, key_id, parent_call_id, attempt,
-            escalated, channel, client_shape, stream, conversation_id, task_family, complexity, model_class,
-            table_version, features, rules, region, uncollected, input_tokens, output_tokens, cached_input_tokens,
-            latency_ms, excerpt, i)),
+     select * from jsonb_to_recordset(${$(0)}::jsonb)
+       as v(entry_id uuid, tenant_id uuid, project_id uuid, seq int8, amount int8, balance_after int8, model_id text,
+            provider_key text, benchmark_provider text, methodology text, actual int8, baseline int8, pricing text,
+            call_id uuid, seal text, prev text, created_at timestamptz, key_id uuid, parent_call_id uuid, attempt int2,
+            escalated bool, channel text, client_shape text, stream bool, conversation_id text, task_family text,
+            complexity text, model_class text, table_version text, features jsonb, rules jsonb, region text,
+            uncollected int8, input_tokens int4, output_tokens int4, cached_input_tokens int4, latency_ms int4,
+            excerpt text, request jsonb, response jsonb)),
    le as (
      insert into ledger_entries (id, tenant_id, project_id, seq, event_type, customer_label, amount_micros,
        balance_after_micros, model_id, provider_key, benchmark_provider, benchmark_methodology_version,
@@ -526,25 +524,22 @@ function rowsSql(base: number): string {
        prompt_excerpt, ledger_entry_id, created_at)
      select call_id, tenant_id, project_id, key_id, parent_call_id, attempt, escalated, 'succeeded', channel,
        client_shape, stream, conversation_id, task_family, complexity, model_class, table_version,
-       features::jsonb, rules::jsonb, provider_key, model_id, region, benchmark_provider,
+       features, rules, provider_key, model_id, region, benchmark_provider,
        methodology, actual, baseline, pricing, -amount, uncollected, input_tokens, output_tokens, cached_input_tokens,
        latency_ms, excerpt, entry_id, created_at from v),
-   docs as (select ${$(n + 8)}::jsonb as request, ${$(n + 9)}::jsonb as response),
    lo as (
      insert into learning_outbox (call_id, tenant_id, project_id, provider_key, model_id, model_class, request, response,
        input_tokens, output_tokens, latency_ms, created_at)
-     select call_id, tenant_id, project_id, provider_key, model_id, model_class, docs.request -> (i - 1)::int,
-       docs.response -> (i - 1)::int, input_tokens, output_tokens, latency_ms, created_at from v cross join docs),
+     select call_id, tenant_id, project_id, provider_key, model_id, model_class, request, response,
+       input_tokens, output_tokens, latency_ms, created_at from v),
    ps as (
      insert into project_spend (project_id, month, tenant_id, spent_micros)
-     select * from unnest(${$(n)}::uuid[], ${$(n + 1)}::date[], ${$(n + 2)}::uuid[], ${$(n + 3)}::int8[])
+     select * from unnest(${$(1)}::uuid[], ${$(2)}::date[], ${$(3)}::uuid[], ${$(4)}::int8[])
      on conflict (project_id, month) do update set spent_micros = project_spend.spent_micros + excluded.spent_micros),
-   frames as (select ${$(n + 10)}::jsonb as frame),
    eo as (
      insert into event_outbox (tenant_id, project_id, frame, tenant_wide, created_at)
-     select tenant_id, project_id, frames.frame -> (i - 1)::int, tenant_wide, created_at
-       from unnest(${$(n + 4)}::uuid[], ${$(n + 5)}::uuid[], ${$(n + 6)}::bool[], ${$(n + 7)}::timestamptz[]) with ordinality
-         as e(tenant_id, project_id, tenant_wide, created_at, i) cross join frames)`;
+     select tenant_id, project_id, frame, tenant_wide, created_at
+       from jsonb_to_recordset(${$(5)}::jsonb) as e(tenant_id uuid, project_id uuid, frame jsonb, tenant_wide bool, created_at timestamptz))`;
 }
 
 /** Locking path: $1–$6 the new chain heads, $7 the batch's time, then the rows. */
@@ -587,57 +582,54 @@ const FAST = namedStatement(
           (select coalesce(array_agg(id), '{}') from l) as leases`,
 );
 
+/** A JSON string value (RFC 8259) or null; bigints and numbers as their decimal text. */
+const j = (x: string | bigint | number | boolean | null | undefined): string =>
+  x === null || x === undefined ? 'null' : typeof x === 'string' ? JSON.stringify(x) : typeof x === 'bigint' ? `"${x}"` : String(x);
+
 /**
- * The rows' parameters, in rowsSql's order: 38 arrays per settled call, 4 of monthly spend, 4 of
- * events, then three JSON arrays: the calls' requests, their responses, the events' frames.
+ * The rows' parameters, in rowsSql's order: the settled calls (one JSON array of objects), the
+ * monthly spend (4 arrays), the events (one JSON array of objects).
  */
 function rowParams(planned: Planned[]): unknown[] {
-  const cols: unknown[][] = Array.from({ length: 38 }, () => []);
-  const requests: string[] = [];
-  const responses: string[] = [];
+  const calls: string[] = [];
   const spend = new Map<string, { project: string; month: string; tenant: string; micros: bigint }>();
-  const ev: unknown[][] = [[], [], [], []];
-  const frames: string[] = [];
+  const events: string[] = [];
   for (const p of planned) {
     const input = p.item.input;
     const v = callLogValues(input, p.item.at);
-    const row = [
-      p.entryId, input.tenantId, input.projectId, p.seq, -p.debit, p.balanceAfter, p.item.model.id, input.provider,
-      input.benchmarkProvider, p.item.sv.methodologyVersion, p.item.cost, p.item.sv.baselineCostMicros, p.item.sv.pricingVersion,
-      input.callId, p.sealHash, p.prevHash, p.createdAt, input.keyId, input.parentCallId ?? null, v.attempt,
-      input.escalated ?? false, input.channel, input.clientShape, input.stream, input.conversationId ?? null,
-      input.routing?.taskFamily ?? null, input.routing?.complexity ?? null, input.modelClass, input.routing?.tableVersion ?? null,
-      v.routingFeatures, v.routingRules, input.region, p.item.cost - p.debit, input.usage.inputTokens, input.usage.outputTokens,
-      input.usage.cachedInputTokens ?? null, Math.round(input.latencyMs), v.excerpt,
-    ];
-    for (let i = 0; i < row.length; i++) cols[i].push(row[i]);
-    requests.push(jsonWithBigints(input.request));
-    responses.push(jsonWithBigints(input.response));
+    const r = input.routing;
+    calls.push(
+      // A prompt may hold what PostgreSQL cannot store (NUL, a lone surrogate): replaced, never a failed settlement.
+      jsonForPg(
+      `{"entry_id":${j(p.entryId)},"tenant_id":${j(input.tenantId)},"project_id":${j(input.projectId)},"seq":${j(p.seq)},` +
+        `"amount":${j(-p.debit)},"balance_after":${j(p.balanceAfter)},"model_id":${j(p.item.model.id)},"provider_key":${j(input.provider)},` +
+        `"benchmark_provider":${j(input.benchmarkProvider)},"methodology":${j(p.item.sv.methodologyVersion)},"actual":${j(p.item.cost)},` +
+        `"baseline":${j(p.item.sv.baselineCostMicros)},"pricing":${j(p.item.sv.pricingVersion)},"call_id":${j(input.callId)},` +
+        `"seal":${j(p.sealHash)},"prev":${j(p.prevHash)},"created_at":${j(p.createdAt)},"key_id":${j(input.keyId)},` +
+        `"parent_call_id":${j(input.parentCallId)},"attempt":${j(v.attempt)},"escalated":${j(input.escalated ?? false)},` +
+        `"channel":${j(input.channel)},"client_shape":${j(input.clientShape)},"stream":${j(input.stream)},` +
+        `"conversation_id":${j(input.conversationId)},"task_family":${j(r?.taskFamily)},"complexity":${j(r?.complexity)},` +
+        `"model_class":${j(input.modelClass)},"table_version":${j(r?.tableVersion)},"features":${v.routingFeatures ?? 'null'},` +
+        `"rules":${v.routingRules},"region":${j(input.region)},"uncollected":${j(p.item.cost - p.debit)},` +
+        `"input_tokens":${j(input.usage.inputTokens)},"output_tokens":${j(input.usage.outputTokens)},` +
+        `"cached_input_tokens":${j(input.usage.cachedInputTokens)},"latency_ms":${j(Math.round(input.latencyMs))},` +
+        `"excerpt":${j(v.excerpt)},"request":${jsonWithBigints(input.request)},"response":${jsonWithBigints(input.response)}}`,
+      ),
+    );
     const month = monthStartUtc(p.item.at);
     const k = `${input.projectId}:${month}`;
     const sp = spend.get(k);
     if (sp) sp.micros += p.debit;
     else spend.set(k, { project: input.projectId, month, tenant: input.tenantId, micros: p.debit });
     for (const e of input.events?.({ costMicros: p.item.cost, savings: p.item.sv }) ?? []) {
-      ev[0].push(e.frame.tenantId);
-      ev[1].push(e.frame.projectId);
-      ev[2].push(e.tenantWide);
-      ev[3].push(p.item.at);
-      frames.push(JSON.stringify(e.frame));
+      events.push(
+        `{"tenant_id":${j(e.frame.tenantId)},"project_id":${j(e.frame.projectId)},"frame":${JSON.stringify(e.frame)},` +
+          `"tenant_wide":${j(e.tenantWide)},"created_at":${j(p.createdAt)}}`,
+      );
     }
   }
   const sp = [...spend.values()];
-  return [
-    ...cols,
-    sp.map((x) => x.project),
-    sp.map((x) => x.month),
-    sp.map((x) => x.tenant),
-    sp.map((x) => x.micros),
-    ...ev,
-    `[${requests.join(',')}]`,
-    `[${responses.join(',')}]`,
-    `[${frames.join(',')}]`,
-  ];
+  return [`[${calls.join(',')}]`, sp.map((x) => x.project), sp.map((x) => x.month), sp.map((x) => x.tenant), sp.map((x) => x.micros), `[${events.join(',')}]`];
 }
 
 function savedOf(benchmarkProvider: ProviderKey | null, sv: Savings): SettledSavings | null {
