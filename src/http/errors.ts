@@ -31,11 +31,22 @@ export function toAppError(err: unknown, log?: Logger): AppError {
       return appError('unsupported_media_type');
   }
   if (fe instanceof SyntaxError && (fe as { statusCode?: number }).statusCode === 400) return appError('malformed_json');
+  if (unstorableText(err)) return appError('validation', 'The request holds a character that cannot be stored (NUL or an unpaired surrogate)');
   if (typeof fe?.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
     return appError(fe.statusCode === 404 ? 'not_found' : fe.statusCode === 413 ? 'body_too_large' : 'validation', fe.message);
   }
   log?.error({ err }, 'unhandled error');
   return appError('internal');
+}
+
+/**
+ * PostgreSQL refused text it cannot hold: NUL in text (22021) or in jsonb (22P05), an unpaired
+ * surrogate escape in jsonb (22P02 naming Unicode). JSON allows both, so the input was the client's.
+ */
+function unstorableText(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown };
+  if (e?.code === '22021' || e?.code === '22P05') return true;
+  return e?.code === '22P02' && typeof e.message === 'string' && /unicode|surrogate/i.test(e.message);
 }
 
 export function sendApiError(reply: FastifyReply, e: AppError) {

@@ -56,6 +56,11 @@ describe('projects', () => {
     assert.equal((await bad({ name: 'x', monthlyBudgetMicros: '-1' })).status, 400);
     assert.equal((await bad({ name: 'x', monthlyBudgetMicros: 1.5 })).status, 400);
     assert.equal((await bad({ name: '' })).status, 400);
+    // JSON allows NUL; a text column does not: a clear 400 in the envelope, never a 500.
+    const nul = await bad({ name: 'a\u0000b' });
+    assert.equal(nul.status, 400, JSON.stringify(nul.body));
+    assert.equal(nul.body.code, 'validation');
+    assert.match(nul.body.error, /cannot be stored/);
     assert.equal((await srv.api('GET', '/api/projects?limit=201', { token: t.accessToken })).status, 400);
     assert.equal((await srv.api('GET', '/api/projects?limit=200', { token: t.accessToken })).status, 200);
     assert.equal((await srv.api('GET', '/api/projects?cursor=garbage', { token: t.accessToken })).status, 400);
