@@ -4,7 +4,8 @@
 // call, how many times each statement ran and its mean time, the process's CPU and PostgreSQL's
 // CPU per call, and the settlement paths taken. With STATEMENTS_EXPLAIN=<statement name> the
 // named statement is also run under EXPLAIN ANALYZE (in a transaction rolled back before the real
-// one runs) every 100th time, and its execution and planning times printed. A diagnostic, not part
+// one runs) every 100th time, and its execution and planning times printed (STATEMENTS_PLAN=1: the
+// whole plan with per-node times). A diagnostic, not part
 // of `npm run bench`:
 //
 //   node --import tsx bench/statements.ts            # 1,000 calls, serve only
@@ -26,6 +27,8 @@ import { treeCpuUs } from './proc.ts';
 
 const CALLS = Number(process.env.STATEMENTS_CALLS ?? 1000);
 const EXPLAIN = process.env.STATEMENTS_EXPLAIN ?? '';
+/** STATEMENTS_PLAN=1: print the whole plan with per-node timings (instrumentation slows each node). */
+const PLAN = process.env.STATEMENTS_PLAN === '1';
 
 type QueryConfig = { name?: string; text?: string; values?: unknown[] };
 type Query = (this: pg.Client, cfg: string | QueryConfig, values?: unknown, cb?: unknown) => unknown;
@@ -41,9 +44,12 @@ proto.query = function (this: pg.Client, cfg, values, cb) {
     // EXPLAIN ANALYZE runs the statement: in a transaction that is rolled back, then the real one.
     return (async () => {
       await query.call(this, 'begin');
-      const plan = (await query.call(this, { text: `explain (analyze, timing off, summary on) ${cfg.text}`, values: cfg.values })) as { rows: Array<Record<string, string>> };
+      const options = PLAN ? 'analyze, buffers, wal' : 'analyze, timing off, summary on';
+      const plan = (await query.call(this, { text: `explain (${options}) ${cfg.text}`, values: cfg.values })) as { rows: Array<Record<string, string>> };
       await query.call(this, 'rollback');
-      console.log(`  EXPLAIN ${cfg.name}: ${plan.rows.map((r) => r['QUERY PLAN']).filter((l) => /Planning Time|Execution Time/.test(l)).join(', ')}`);
+      const lines = plan.rows.map((r) => r['QUERY PLAN']);
+      if (PLAN) console.log(lines.join('\n'));
+      else console.log(`  EXPLAIN ${cfg.name}: ${lines.filter((l) => /Planning Time|Execution Time/.test(l)).join(', ')}`);
       return query.call(this, cfg, values, cb);
     })();
   }
