@@ -344,7 +344,14 @@ async function main(): Promise<void> {
   process.once('SIGTERM', onSignal);
   try {
     log(`bench: embedded PostgreSQL under ${dataDir}/pg`);
-    const db = await startEmbeddedPostgres({ dataDir: join(dataDir, 'pg'), persistent: false, database: 'switchboard' });
+    // Statement statistics for the report's "where PostgreSQL's time goes" (a little overhead on
+    // every statement; the same for every Switchboard target).
+    const db = await startEmbeddedPostgres({
+      dataDir: join(dataDir, 'pg'),
+      persistent: false,
+      database: 'switchboard',
+      settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' },
+    });
     cleanup.push(() => db.stop());
     const postmasterPid = Number(readFileSync(join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
 
@@ -456,6 +463,11 @@ async function main(): Promise<void> {
 
     log('bench: warm-up (JIT, connection pools)');
     for (const mode of ['json', 'stream'] as Mode[]) for (const n of TARGETS) await run(n, mode, 10, 1200, 0, false);
+    const stmts = new pg.Client({ connectionString: env.databaseUrl });
+    await stmts.connect();
+    await stmts.query('create extension if not exists pg_stat_statements');
+    await stmts.query('select pg_stat_statements_reset()');
+    const okAtReset = sbOk;
 
     const cells: Cell[] = [];
     for (const mode of ['json', 'stream'] as Mode[]) {
@@ -476,6 +488,8 @@ async function main(): Promise<void> {
         cells.push(cell);
       }
     }
+    const pgStatements = await topStatements(stmts, sbOk - okAtReset);
+    await stmts.end();
     const sbPeakRss = peakRssMb(sb.child.pid);
     const barePeakRss = peakRssMb(bare.child.pid);
     const simStats = (await (await fetch(`${simUrl}/__sim/stats`)).json()) as { byProvider: Record<string, number>; byModel: Record<string, number> };
@@ -527,7 +541,7 @@ async function main(): Promise<void> {
     await bare.child.stop();
     await sim.child.stop();
     const summaries = cells.map(summarise);
-    const report = renderReport({ summaries, micro, stages, ledger, sbOk: sbOkAtAudit, sbPeakRss, barePeakRss, simStats, profile, seconds: (Date.now() - started) / 1000 });
+    const report = renderReport({ summaries, pgStatements, micro, stages, ledger, sbOk: sbOkAtAudit, sbPeakRss, barePeakRss, simStats, profile, seconds: (Date.now() - started) / 1000 });
     const dir = join(ROOT, 'bench', 'results');
     mkdirSync(dir, { recursive: true });
     const stamp = new Date().toISOString().replace(/[:.]/g, '-').replace('Z', 'Z');
@@ -550,8 +564,49 @@ const signed = (x: number, d = 3) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}
 const int = (x: number) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : '—');
 const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b !== 0 ? `${(a / b).toFixed(2)}×` : '—');
 
+interface StatementRow {
+  query: string;
+  calls: number;
+  totalMs: number;
+  meanMs: number;
+}
+
+interface PgStatements {
+  /** Successful Switchboard responses of the measured cells (the statistics' window). */
+  responses: number;
+  totalMs: number;
+  rows: StatementRow[];
+}
+
+/** The statements that took PostgreSQL's execution time during the measured cells, largest first. */
+async function topStatements(c: pg.Client, responses: number): Promise<PgStatements> {
+  const r = await c.query<{ query: string; calls: string; total: number; mean: number }>(
+    `select query, calls::text, total_exec_time as total, mean_exec_time as mean from pg_stat_statements
+      where dbid = (select oid from pg_database where datname = current_database()) order by total_exec_time desc`,
+  );
+  const rows = r.rows.map((x) => ({ query: x.query.replace(/\s+/g, ' ').trim(), calls: Number(x.calls), totalMs: x.total, meanMs: x.mean }));
+  return { responses, totalMs: rows.reduce((a, x) => a + x.totalMs, 0), rows: rows.slice(0, 15) };
+}
+
+function statementsMarkdown(p: PgStatements): string {
+  const per = (n: number) => (p.responses > 0 ? n / p.responses : Number.NaN);
+  const lines = [
+    `PostgreSQL's execution time during the measured cells (\`pg_stat_statements\`, planning not included), over ${int(p.responses)} successful Switchboard responses: ` +
+      `${(per(p.totalMs) * 1000).toFixed(0)} µs per response in all. The 15 largest statements:`,
+    '',
+    '| statement | per response | mean µs | µs per response | share |',
+    '| --- | ---: | ---: | ---: | ---: |',
+  ];
+  for (const x of p.rows) {
+    const q = (x.query.length > 110 ? `${x.query.slice(0, 110)}…` : x.query).replace(/\|/g, '\\|').replace(/`/g, "'");
+    lines.push(`| \`${q}\` | ${per(x.calls).toFixed(2)} | ${(x.meanMs * 1000).toFixed(0)} | ${(per(x.totalMs) * 1000).toFixed(0)} | ${((100 * x.totalMs) / p.totalMs).toFixed(1)} % |`);
+  }
+  return lines.join('\n');
+}
+
 interface ReportInput {
   summaries: CellSummary[];
+  pgStatements: PgStatements;
   micro: MicroResults | null;
   stages: StageBreakdown[] | null;
   ledger: LedgerAudit;
@@ -645,6 +700,7 @@ function renderReport(x: ReportInput): string {
     '',
   );
 
+  out.push("## Where PostgreSQL's time goes (under load)", '', statementsMarkdown(x.pgStatements), '');
   if (x.stages) {
     out.push('## Where one call\'s time goes (Switchboard in-process, one connection)', '', stagesMarkdown(x.stages));
   }

