@@ -328,6 +328,17 @@ async function auditLedger(e: Env, tenantIds: string[]): Promise<LedgerAudit> {
 
 /** 1-minute load average before anything of ours runs: other work sharing the machine. */
 const LOAD_BEFORE = loadavg()[0];
+
+/** The machine's CPU ticks from /proc/stat: all, and stolen by the hypervisor (other guests). */
+function cpuTicks(): { total: number; steal: number } {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    return { total: f.slice(0, 8).reduce((a, b) => a + b, 0), steal: f[7] ?? 0 };
+  } catch {
+    return { total: 0, steal: 0 };
+  }
+}
+const TICKS_BEFORE = cpuTicks();
 /** How Switchboard reaches the database, for the report: what the URL it is given says. */
 let dbTransport = 'loopback TCP';
 
@@ -618,6 +629,12 @@ interface ReportInput {
   seconds: number;
 }
 
+function stealShare(): string {
+  const now = cpuTicks();
+  const total = now.total - TICKS_BEFORE.total;
+  return total > 0 ? `${((100 * (now.steal - TICKS_BEFORE.steal)) / total).toFixed(1)} %` : 'an unknown share';
+}
+
 function gitCommit(): string {
   try {
     return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
@@ -636,7 +653,8 @@ function renderReport(x: ReportInput): string {
       `(+${WARMUP_MS} ms unrecorded warm-up) per cell; every figure is the median across rounds; added latency is ` +
       `paired within a round (target − direct) before the median. Switchboard reaches its embedded PostgreSQL over ` +
       `${dbTransport}${process.env.PGOPTIONS ? ` with PGOPTIONS='${process.env.PGOPTIONS}' (diagnostic run)` : ''}. ` +
-      `1-minute load average before the run ${LOAD_BEFORE.toFixed(1)} (other work on the machine competes for the same cores). ` +
+      `1-minute load average before the run ${LOAD_BEFORE.toFixed(1)} (other work on the machine competes for the same cores); ` +
+      `${stealShare()} of the CPU time during the run was stolen by the hypervisor for other guests. ` +
       `Run took ${x.seconds.toFixed(0)} s.`,
     '',
   );
