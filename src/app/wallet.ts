@@ -267,8 +267,9 @@ export async function recordFailedCall(s: Services, input: FailedCallInput): Pro
 }
 
 /**
- * The asynchronous QA score (spec §2 QA score, D5): written after the fact to the call-log row, the
- * call's ledger entry (an unsealed column) and its learning-outbox row. Never on the call path.
+ * The asynchronous QA score (spec §2 QA score, D5): written after the fact to the call-log row and
+ * the call's ledger entry (an unsealed column); the learning outbox shows it through the view
+ * `learning_outbox_events` (migration 008). Never on the call path.
  */
 export async function recordQaScore(s: Services, input: { tenantId: string; callId: string; qa: Record<string, unknown> }): Promise<void> {
   await recordQaScores(s.db, s.clock.now(), [input]);
@@ -286,9 +287,8 @@ export async function recordQaScores(ex: Executor, at: Date, items: Array<{ tena
   const qas = items.map((i) => (i.qa === null ? null : jsonWithBigints(i.qa)));
   await sql`
     with v as (select * from unnest(${ids}::uuid[], ${tenants}::uuid[], ${qas}::jsonb[]) as v(call_id, tenant_id, qa)),
-    c as (update call_logs c set qa = coalesce(v.qa, c.qa), qa_scored_at = ${at} from v where c.id = v.call_id and c.tenant_id = v.tenant_id),
-    l as (update ledger_entries l set qa = v.qa from v where v.qa is not null and l.call_id = v.call_id and l.tenant_id = v.tenant_id and l.event_type = 'AI_USAGE')
-    update learning_outbox o set quality_score = v.qa from v where v.qa is not null and o.call_id = v.call_id and o.tenant_id = v.tenant_id`.execute(ex);
+    c as (update call_logs c set qa = coalesce(v.qa, c.qa), qa_scored_at = ${at} from v where c.id = v.call_id and c.tenant_id = v.tenant_id)
+    update ledger_entries l set qa = v.qa from v where v.qa is not null and l.call_id = v.call_id and l.tenant_id = v.tenant_id and l.event_type = 'AI_USAGE'`.execute(ex);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -228,10 +228,15 @@ export interface LearningOutboxTable {
   response: Json<unknown>;
   input_tokens: number;
   output_tokens: number;
-  quality_score: Json<Record<string, unknown> | null>;
   latency_ms: number | null;
   created_at: Timestamp;
   consumed_at: NullableTimestamp;
+}
+
+/** The view of migration 008: an outbox row with its call's QA score (spec §4 LearningOutboxEvent). */
+export interface LearningOutboxEventsView extends Omit<LearningOutboxTable, 'id'> {
+  id: bigint;
+  quality_score: Json<Record<string, unknown> | null>;
 }
 
 export type PaymentProcessorName = 'sandbox' | 'stripe';
@@ -406,6 +411,7 @@ export interface DB {
   project_spend: ProjectSpendTable;
   call_logs: CallLogsTable;
   learning_outbox: LearningOutboxTable;
+  learning_outbox_events: LearningOutboxEventsView;
   payment_methods: PaymentMethodsTable;
   topups: TopupsTable;
   processor_events: ProcessorEventsTable;

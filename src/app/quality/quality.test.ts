@@ -87,7 +87,7 @@ describe('escalation up the ladder (D5)', () => {
 });
 
 describe('asynchronous QA and Layer 3', () => {
-  test('the scorer writes the four dimensions to the call log and the ledger entry after the fact', async () => {
+  test('the scorer writes the four dimensions to the call log and the ledger entry after the fact; the learning outbox event shows them', async () => {
     const t = await tenantWithKey(srv);
     await new OpenAI({ baseURL: `${srv.url}/v1`, apiKey: t.key, maxRetries: 0 }).chat.completions.create(prompt('Summarise: the cat sat on the mat.'));
     // Run the job's function directly (the pg-boss schedule runs it every minute).
@@ -100,6 +100,10 @@ describe('asynchronous QA and Layer 3', () => {
     }
     const l = await sql<{ qa: unknown }>`select qa from ledger_entries where call_id = ${row.id}`.execute(srv.services.db);
     assert.deepEqual(l.rows[0].qa, row.qa);
+    // The learning outbox's event (spec §4 LearningOutboxEvent) carries the same score, through its view.
+    const o = await srv.services.db.selectFrom('learning_outbox_events').select(['quality_score', 'request', 'model_id']).where('call_id', '=', row.id).executeTakeFirstOrThrow();
+    assert.deepEqual(o.quality_score, row.qa);
+    assert.ok(o.request && o.model_id);
     assert.equal((await verifyLedger(srv.services.db, srv.services.secrets.ledger, t.tenantId)).verified, true, 'the QA score is not part of the seal');
     const q = await srv.services.boss.getQueue('qa.score');
     assert.equal(q?.policy, 'singleton');

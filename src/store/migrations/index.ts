@@ -9,6 +9,7 @@ import * as m004 from './004-quality.ts';
 import * as m005 from './005-exports.ts';
 import * as m006 from './006-admission.ts';
 import * as m007 from './007-settle-check.ts';
+import * as m008 from './008-score-once.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '001-foundation': m001,
@@ -18,6 +19,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '005-exports': m005,
   '006-admission': m006,
   '007-settle-check': m007,
+  '008-score-once': m008,
 };
 
 export async function migrate(db: Db): Promise<void> {
