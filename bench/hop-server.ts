@@ -5,28 +5,14 @@
 // Nothing in src/ is changed: the stand-ins replace members of the service container.
 //
 //   DATABASE_URL=… SIM_URL=… HOP_STUB_MONEY=1 node --import tsx bench/hop-server.ts
-import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../src/config.ts';
 import { startRuntime } from '../src/app/runtime.ts';
 import { ensureDemo } from '../src/app/demo.ts';
-import { PROVIDER_KEYS } from '../src/core/providers.ts';
+import { inProcessEnv } from './in-process-env.ts';
 import type { CallDeps } from '../src/app/call/pipeline.ts';
 
 const simUrl = process.env.SIM_URL!;
-const env: Record<string, string> = {
-  DATABASE_URL: process.env.DATABASE_URL!,
-  DATA_DIR: process.env.DATA_DIR!,
-  PORT: '0',
-  HOST: '127.0.0.1',
-  LOG_LEVEL: 'silent',
-  JWT_SECRET: randomBytes(32).toString('hex'),
-  LEDGER_SECRET: randomBytes(32).toString('hex'),
-  RATE_LIMIT_CHAT_PER_MIN: '1000000000',
-};
-for (const p of PROVIDER_KEYS) {
-  env[`${p.toUpperCase()}_BASE_URL`] = `${simUrl}/${p}`;
-  env[`${p.toUpperCase()}_API_KEY`] = 'simulated';
-}
+const env = inProcessEnv({ databaseUrl: process.env.DATABASE_URL!, dataDir: process.env.DATA_DIR!, simUrl });
 const stub = process.env.HOP_STUB_MONEY === '1';
 const rt = await startRuntime(loadConfig(env), { http: true, worker: process.env.HOP_WORKER === '1' });
 const demo = await ensureDemo(rt.services);

@@ -5,11 +5,10 @@
 // the upstream request, the settlement — and whatever is left of the client-observed time is the
 // in-process work: HTTP framing, parsing, Layers 1 and 2, translation, the inline check, rendering.
 // Nothing in src/ is changed for this: the wrappers replace members of the service container.
-import { randomBytes } from 'node:crypto';
 import { Pool } from 'undici';
 import { loadConfig } from '../src/config.ts';
 import { startRuntime } from '../src/app/runtime.ts';
-import { PROVIDER_KEYS } from '../src/core/providers.ts';
+import { inProcessEnv } from './in-process-env.ts';
 import { percentile } from './load.ts';
 
 export interface StageRow {
@@ -46,20 +45,7 @@ export async function benchStages(o: {
   streamBody: string;
   ms: number;
 }): Promise<StageBreakdown[]> {
-  const env: Record<string, string> = {
-    DATABASE_URL: o.databaseUrl,
-    DATA_DIR: o.dataDir,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
-    JWT_SECRET: randomBytes(32).toString('hex'),
-    LEDGER_SECRET: o.ledgerSecret,
-    RATE_LIMIT_CHAT_PER_MIN: '1000000000',
-  };
-  for (const p of PROVIDER_KEYS) {
-    env[`${p.toUpperCase()}_BASE_URL`] = `${o.simUrl}/${p}`;
-    env[`${p.toUpperCase()}_API_KEY`] = 'simulated';
-  }
+  const env = inProcessEnv({ databaseUrl: o.databaseUrl, dataDir: o.dataDir, simUrl: o.simUrl, ledgerSecret: o.ledgerSecret });
   const rt = await startRuntime(loadConfig(env), { http: true, worker: false });
   const s = rt.services;
   let current: Record<Stage, number> = Object.fromEntries(STAGES.map((k) => [k, 0])) as Record<Stage, number>;

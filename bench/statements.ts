@@ -10,7 +10,6 @@
 //
 //   node --import tsx bench/statements.ts            # 1,000 calls, serve only
 //   STATEMENTS_CALLS=3000 STATEMENTS_WORKER=1 STATEMENTS_EXPLAIN=sb_settle_fast node --import tsx bench/statements.ts
-import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +20,7 @@ import { startRuntime } from '../src/app/runtime.ts';
 import { ensureDemo } from '../src/app/demo.ts';
 import { startSim } from '../src/sim/index.ts';
 import { startEmbeddedPostgres } from '../src/store/embedded.ts';
-import { PROVIDER_KEYS } from '../src/core/providers.ts';
+import { inProcessEnv } from './in-process-env.ts';
 import { JSON_BODY } from './load.ts';
 import { treeCpuUs } from './proc.ts';
 
@@ -74,20 +73,7 @@ chmodSync(dataDir, 0o755);
 const db = await startEmbeddedPostgres({ dataDir: join(dataDir, 'pg'), persistent: false, database: 'switchboard' });
 const postmaster = Number(readFileSync(join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
 const sim = await startSim({ port: 0, host: '127.0.0.1' });
-const env: Record<string, string> = {
-  DATABASE_URL: db.url,
-  DATA_DIR: dataDir,
-  PORT: '0',
-  HOST: '127.0.0.1',
-  LOG_LEVEL: 'silent',
-  JWT_SECRET: randomBytes(32).toString('hex'),
-  LEDGER_SECRET: randomBytes(32).toString('hex'),
-  RATE_LIMIT_CHAT_PER_MIN: '1000000000',
-};
-for (const p of PROVIDER_KEYS) {
-  env[`${p.toUpperCase()}_BASE_URL`] = `${sim.url}/${p}`;
-  env[`${p.toUpperCase()}_API_KEY`] = 'simulated';
-}
+const env = inProcessEnv({ databaseUrl: db.url, dataDir, simUrl: sim.url });
 const rt = await startRuntime(loadConfig(env), { http: true, worker: process.env.STATEMENTS_WORKER === '1' });
 try {
   const demo = await ensureDemo(rt.services);
