@@ -612,6 +612,11 @@ function statementsMarkdown(p: PgStatements): string {
     const q = (x.query.length > 110 ? `${x.query.slice(0, 110)}…` : x.query).replace(/\|/g, '\\|').replace(/`/g, "'");
     lines.push(`| \`${q}\` | ${per(x.calls).toFixed(2)} | ${(x.meanMs * 1000).toFixed(0)} | ${(per(x.totalMs) * 1000).toFixed(0)} | ${((100 * x.totalMs) / p.totalMs).toFixed(1)} % |`);
   }
+  lines.push(
+    '',
+    "Foreign-key checks (`SELECT 1 FROM ONLY … FOR KEY SHARE OF x`) of every table show as one row under the first table's name: " +
+      'PostgreSQL 18 groups statements by relation alias, and every such check names its table `x`.',
+  );
   return lines.join('\n');
 }
 
