@@ -10,6 +10,7 @@ import * as m005 from './005-exports.ts';
 import * as m006 from './006-admission.ts';
 import * as m007 from './007-settle-check.ts';
 import * as m008 from './008-score-once.ts';
+import * as m009 from './009-ledger-seq-index.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '001-foundation': m001,
@@ -20,6 +21,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '006-admission': m006,
   '007-settle-check': m007,
   '008-score-once': m008,
+  '009-ledger-seq-index': m009,
 };
 
 export async function migrate(db: Db): Promise<void> {
