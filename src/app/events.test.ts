@@ -322,4 +322,20 @@ describe('wallet, connector and routing events', () => {
     assert.ok(!(await outboxMails(srv.dataDir)).some((m) => m.includes(`To: ${quiet.email}`) && m.includes('escalated')), 'members without the alert get nothing');
     w.stop();
   });
+
+  test('an escalation whose reason quotes what jsonb refuses (NUL, a lone surrogate) still commits with its settlement', async () => {
+    const t = await tenant();
+    const w = await watch(t.defaultProjectId);
+    const callId = randomUUID();
+    await srv.services.db.transaction().execute((tx) =>
+      emitRoutingEscalated(srv.services, tx, {
+        tenantId: t.tenantId,
+        projectId: t.defaultProjectId,
+        payload: { callId, fromClass: 'economy', toClass: 'standard', attempt: 1, reason: 'overconfident_claim: a\u0000b \ud800', qualityScore: 0.3 },
+      }),
+    );
+    kickOutbox(srv.services);
+    assert.equal((await w.take('routing.escalated')).payload.reason, 'overconfident_claim: a\ufffdb \ufffd');
+    w.stop();
+  });
 });

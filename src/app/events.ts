@@ -14,6 +14,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Services } from './services.ts';
 import type { Executor, Tx } from '../store/db.ts';
+import { jsonForPg } from '../store/pg-text.ts';
 import type { EventFrame } from '../infra/bus/bus.ts';
 import { MODEL_CLASSES } from '../core/model-class.ts';
 import { COMPLEXITIES, TASK_FAMILIES } from '../core/routing/vocabulary.ts';
@@ -149,7 +150,8 @@ export async function enqueueEventInTx<T extends EventType>(tx: Tx, input: Event
     .values({
       tenant_id: frame.tenantId,
       project_id: frame.projectId,
-      frame: JSON.stringify(frame),
+      // A payload may quote model output (an escalation's reasons) holding what jsonb refuses.
+      frame: jsonForPg(JSON.stringify(frame)),
       tenant_wide: TENANT_WIDE.has(input.type),
       created_at: input.at,
     })

@@ -194,6 +194,10 @@ describe('settleCall', () => {
     assert.equal((qa.qa as Record<string, number>).accuracy, 0.9);
     assert.ok(qa.qa_scored_at);
     assert.deepEqual(await verifyLedger(s().db, s().secrets.ledger, t.tenantId), { verified: true, firstBroken: null, checked: 2, reason: null }, 'the QA column is not sealed');
+    // A score's reasons may quote model output holding what jsonb refuses: stored with U+FFFD.
+    await recordQaScore(s(), { tenantId: t.tenantId, callId: r.id, qa: { accuracy: 0.5, reasons: ['unsourced_citation: a\u0000b \udc00'] } });
+    const odd = await s().db.selectFrom('ledger_entries').select('qa').where('call_id', '=', r.id).executeTakeFirstOrThrow();
+    assert.deepEqual((odd.qa as { reasons: string[] }).reasons, ['unsourced_citation: a\ufffdb \ufffd']);
   });
 
   test('settling twice charges once and returns the first settlement', async () => {

@@ -14,7 +14,7 @@ import { CompiledQuery, sql } from 'kysely';
 import type PgBoss from 'pg-boss';
 import type { Services } from './services.ts';
 import type { Db, Executor, Tx } from '../store/db.ts';
-import { textForPg } from '../store/pg-text.ts';
+import { jsonForPg, textForPg } from '../store/pg-text.ts';
 import { appError } from '../core/errors.ts';
 import { isProviderKey, type ProviderKey } from '../core/providers.ts';
 import type { ModelClass } from '../core/model-class.ts';
@@ -284,7 +284,9 @@ export async function recordQaScores(ex: Executor, at: Date, items: Array<{ tena
   if (items.length === 0) return;
   const ids = items.map((i) => i.callId);
   const tenants = items.map((i) => i.tenantId);
-  const qas = items.map((i) => (i.qa === null ? null : jsonWithBigints(i.qa)));
+  // Reasons may quote model output holding what jsonb refuses (store/pg-text.ts): one such score
+  // must not fail the scorer's whole batch again and again.
+  const qas = items.map((i) => (i.qa === null ? null : jsonForPg(jsonWithBigints(i.qa))));
   await sql`
     with v as (select * from unnest(${ids}::uuid[], ${tenants}::uuid[], ${qas}::jsonb[]) as v(call_id, tenant_id, qa)),
     c as (update call_logs c set qa = coalesce(v.qa, c.qa), qa_scored_at = ${at} from v where c.id = v.call_id and c.tenant_id = v.tenant_id)
