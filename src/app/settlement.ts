@@ -10,7 +10,7 @@
 //   heads      SELECT … FROM wallets WHERE tenant_id = ANY(…) ORDER BY tenant_id FOR UPDATE
 //   (in Node)  per tenant, in arrival order: release, debit (capped), balance, seq, HMAC seal
 //   write      one statement: wallets, ledger_entries, call_logs, learning_outbox, project_spend,
-//              event_outbox, each from unnest() of the batch's arrays
+//              event_outbox, from one JSON array of the batch's calls (jsonb_to_recordset)
 //   (rare)     auto-top-up jobs, callers' `extra` callbacks
 //   COMMIT
 //
