@@ -150,7 +150,8 @@ function callRecord(f: AttemptFacts) {
 
 export async function settleAttempt(s: Services, f: SettleFacts): Promise<{ tokensSavedMicros: bigint | null; settled: wallet.SettledCall }> {
   const at = s.clock.now();
-  let moved: StageMove | null = null;
+  // Set by `extra` when the billed call moves the project (a holder: assigned inside the callback).
+  const stage: { moved: StageMove | null } = { moved: null };
   const settled = await wallet.settleCall(s, Object.assign(callRecord(f), {
     escalated: f.escalated,
     reservation: f.reservation,
@@ -191,7 +192,7 @@ export async function settleAttempt(s: Services, f: SettleFacts): Promise<{ toke
       f.ctx.stage !== 'live' || (f.escalated && f.escalatedTo)
         ? async (tx: Tx) => {
             // A live project stays live on a billed call: skip the read (the context is at most seconds old).
-            if (f.ctx.stage !== 'live') moved = await advanceStage(s, tx, f.ctx.projectId, 'billed_call', { at });
+            if (f.ctx.stage !== 'live') stage.moved = await advanceStage(s, tx, f.ctx.projectId, 'billed_call', { at });
             if (f.escalated && f.escalatedTo) {
               await emitRoutingEscalated(s, tx, {
                 tenantId: f.ctx.tenantId,
@@ -211,8 +212,8 @@ export async function settleAttempt(s: Services, f: SettleFacts): Promise<{ toke
         : undefined,
   }));
   // Committed: later calls see the project live without reading it again (a duplicate settlement
-  // never ran `extra`, so `moved` is null then).
-  if (moved) wallet.noteProjectStage(s, f.ctx, (moved as StageMove).to);
+  // never ran `extra`, so nothing moved then).
+  if (stage.moved) wallet.noteProjectStage(s, f.ctx, stage.moved.to);
   kickOutbox(s);
   maybeCheckThresholds(s, f.ctx.tenantId);
   // The full QA score is written after the fact by the worker (never in the request path).
