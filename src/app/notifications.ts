@@ -5,7 +5,7 @@
 // threshold changes). Alerts leave through jobs, never on the request path: e-mails through the
 // `alerts.send` queue, webhooks as signed deliveries with the same retries as tenant webhooks.
 import { sql } from 'kysely';
-import type { Services } from './services.ts';
+import { mapPerServices, type Services } from './services.ts';
 import type { Executor, Tx } from '../store/db.ts';
 import { appError } from '../core/errors.ts';
 import { encryptSecret } from '../core/secret-box.ts';
@@ -137,13 +137,7 @@ async function queueAlerts(s: Services, tx: Tx, frame: EventFrame, recipients: R
  * the TTL, and the next settlement or top-up after that evaluates it against the balance then.
  */
 export const THRESHOLD_CACHE_TTL_MS = 5_000;
-const thresholdCaches = new WeakMap<Services, Map<string, { at: number; any: boolean }>>();
-
-function thresholdCacheOf(s: Services) {
-  let c = thresholdCaches.get(s);
-  if (!c) thresholdCaches.set(s, (c = new Map()));
-  return c;
-}
+const thresholdCacheOf = mapPerServices<{ at: number; any: boolean }>();
 
 async function hasAnyThreshold(s: Services, tenantId: string): Promise<boolean> {
   const cache = thresholdCacheOf(s);

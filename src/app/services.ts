@@ -62,3 +62,16 @@ export interface Services {
   /** Every settlement, group-committed (D8). */
   settler: Settler;
 }
+
+/**
+ * A map kept per service container, for caches that live as long as one runtime (tests run several
+ * runtimes in one process, so a module-level map would mix them). Call once per cache.
+ */
+export function mapPerServices<V>(): (s: Services) => Map<string, V> {
+  const maps = new WeakMap<Services, Map<string, V>>();
+  return (s) => {
+    let m = maps.get(s);
+    if (!m) maps.set(s, (m = new Map()));
+    return m;
+  };
+}

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { CompiledQuery, sql } from 'kysely';
 import type PgBoss from 'pg-boss';
-import type { Services } from './services.ts';
+import { mapPerServices, type Services } from './services.ts';
 import type { Db, Executor, Tx } from '../store/db.ts';
 import { jsonForPg, textForPg } from '../store/pg-text.ts';
 import { appError } from '../core/errors.ts';
@@ -314,13 +314,7 @@ export interface CallContext {
 
 /** Entries live this long, bounding how stale another replica's change can be seen here. */
 export const CALL_CONTEXT_TTL_MS = 5_000;
-const contextCaches = new WeakMap<Services, Map<string, { at: number; ctx: CallContext }>>();
-
-function cacheOf(s: Services) {
-  let c = contextCaches.get(s);
-  if (!c) contextCaches.set(s, (c = new Map()));
-  return c;
-}
+const cacheOf = mapPerServices<{ at: number; ctx: CallContext }>();
 
 /**
  * Tenant benchmark and project settings in one query. Cached for CALL_CONTEXT_TTL_MS unless
