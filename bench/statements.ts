@@ -28,6 +28,19 @@ const CALLS = Number(process.env.STATEMENTS_CALLS ?? 1000);
 const EXPLAIN = process.env.STATEMENTS_EXPLAIN ?? '';
 /** STATEMENTS_PLAN=1: print the whole plan with per-node timings (instrumentation slows each node). */
 const PLAN = process.env.STATEMENTS_PLAN === '1';
+/**
+ * STATEMENTS_ALTER='<sql>': run against the throw-away database after the migrations, before the
+ * warm-up; for what-if runs (what a constraint or an index costs the settlement), never a fix.
+ */
+const ALTER = process.env.STATEMENTS_ALTER ?? '';
+/**
+ * STATEMENTS_REVERT='<sql>' with STATEMENTS_ALTER: an A/B run instead. After the warm-up, blocks of
+ * STATEMENTS_CALLS / STATEMENTS_BLOCKS calls alternate between the schema as migrated and as
+ * altered (each switch runs one of the two), so both are measured in the same minutes of a noisy
+ * machine; the medians of the blocks are printed.
+ */
+const REVERT = process.env.STATEMENTS_REVERT ?? '';
+const BLOCKS = Number(process.env.STATEMENTS_BLOCKS ?? 12);
 
 type QueryConfig = { name?: string; text?: string; values?: unknown[] };
 type Query = (this: pg.Client, cfg: string | QueryConfig, values?: unknown, cb?: unknown) => unknown;
@@ -70,13 +83,25 @@ proto.query = function (this: pg.Client, cfg, values, cb) {
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sb-statements-'));
 chmodSync(dataDir, 0o755);
-const db = await startEmbeddedPostgres({ dataDir: join(dataDir, 'pg'), persistent: false, database: 'switchboard' });
+const db = await startEmbeddedPostgres({
+  dataDir: join(dataDir, 'pg'),
+  persistent: false,
+  database: 'switchboard',
+  settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track_planning': 'on' },
+});
 const postmaster = Number(readFileSync(join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
 const sim = await startSim({ port: 0, host: '127.0.0.1' });
 const env = inProcessEnv({ databaseUrl: db.url, dataDir, simUrl: sim.url });
 const rt = await startRuntime(loadConfig(env), { http: true, worker: process.env.STATEMENTS_WORKER === '1' });
 try {
   const demo = await ensureDemo(rt.services);
+  if (ALTER && !REVERT) {
+    const c = new pg.Client({ connectionString: db.url });
+    await c.connect();
+    await c.query(ALTER);
+    await c.end();
+    console.log(`altered: ${ALTER}`);
+  }
   const client = new Pool(rt.url, { connections: 1, pipelining: 1 });
   const one = async () => {
     const res = await client.request({ path: '/v1/chat/completions', method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${demo.key}` }, body: JSON_BODY });
@@ -84,6 +109,22 @@ try {
     if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}`);
   };
   for (let i = 0; i < 300; i++) await one(); // warm-up: leases, caches, the project live
+  const stats = new pg.Client({ connectionString: db.url });
+  await stats.connect();
+  await stats.query('create extension if not exists pg_stat_statements');
+  if (REVERT) await abRun(stats, one, postmaster);
+  else await measure(stats, one);
+  await stats.end();
+  await client.close();
+} finally {
+  await rt.close();
+  await sim.close();
+  await db.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+async function measure(stats: pg.Client, one: () => Promise<void>): Promise<void> {
+  await stats.query('select pg_stat_statements_reset()');
   const paths0 = { ...rt.services.settler.stats };
   const pg0 = treeCpuUs(postmaster);
   const cpu0 = process.cpuUsage();
@@ -109,10 +150,49 @@ try {
   console.log(`settlement transactions: fast ${st.fast - paths0.fast}, locking ${st.locked - paths0.locked}, fell back ${st.fellBack - paths0.fellBack}`);
   console.log('per call | mean µs | statement');
   for (const [k, v] of [...seen].sort((a, b) => b[1].n - a[1].n)) console.log(`${(v.n / CALLS).toFixed(3).padStart(8)} | ${(v.us / v.n).toFixed(0).padStart(7)} | ${k}`);
-  await client.close();
-} finally {
-  await rt.close();
-  await sim.close();
-  await db.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  // Planning as PostgreSQL counts it: a statement planned on every execution (a custom plan each
+  // time) shows as many plans as calls.
+  const planned = await stats.query<{ query: string; calls: string; plans: string; plan: number; exec: number }>(
+    `select query, calls::text, plans::text, mean_plan_time as plan, mean_exec_time as exec from pg_stat_statements
+      where calls > 0 order by (total_plan_time + total_exec_time) desc limit 8`,
+  );
+  // Heap-only updates leave the indexes alone; the rest add an entry to every index of the table.
+  const hot = await stats.query<{ relname: string; upd: string; hot: string }>(
+    `select relname, n_tup_upd::text as upd, n_tup_hot_upd::text as hot from pg_stat_user_tables
+      where n_tup_upd > 0 order by n_tup_upd desc limit 6`,
+  );
+  console.log(`heap-only (HOT) updates since start: ${hot.rows.map((r) => `${r.relname} ${r.hot}/${r.upd}`).join(', ')}`);
+  console.log('calls | plans | mean plan µs | mean exec µs | statement');
+  for (const r of planned.rows) console.log(`${r.calls.padStart(5)} | ${r.plans.padStart(5)} | ${(r.plan * 1000).toFixed(0).padStart(12)} | ${(r.exec * 1000).toFixed(0).padStart(12)} | ${r.query.replace(/\s+/g, ' ').slice(0, 70)}`);
+}
+
+interface Block {
+  meanMs: number;
+  pgUsPerCall: number;
+  settleExecUs: number;
+}
+
+async function abRun(stats: pg.Client, one: () => Promise<void>, pgPid: number): Promise<void> {
+  const per = Math.max(50, Math.floor(CALLS / BLOCKS));
+  const out: Record<'migrated' | 'altered', Block[]> = { migrated: [], altered: [] };
+  for (let b = 0; b < BLOCKS; b++) {
+    const which = b % 2 === 0 ? 'migrated' : 'altered';
+    if (b > 0) await stats.query(which === 'altered' ? ALTER : REVERT);
+    for (let i = 0; i < 20; i++) await one(); // the statements prepared again after the change
+    await stats.query('select pg_stat_statements_reset()');
+    const pg0 = treeCpuUs(pgPid);
+    const t0 = performance.now();
+    for (let i = 0; i < per; i++) await one();
+    const ms = performance.now() - t0;
+    const pgUs = treeCpuUs(pgPid) - pg0;
+    const r = await stats.query<{ exec: number }>(`select mean_exec_time as exec from pg_stat_statements where query like 'with c as ( update reservations r set status = ''settled''%' or query like 'with c as (%settled%' order by calls desc limit 1`);
+    out[which].push({ meanMs: ms / per, pgUsPerCall: pgUs / per, settleExecUs: (r.rows[0]?.exec ?? NaN) * 1000 });
+  }
+  const med = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
+  console.log(`A/B: ${BLOCKS} alternating blocks of ${per} calls one at a time; medians of the blocks [each block]`);
+  console.log(`altered by: ${ALTER}`);
+  for (const [k, v] of Object.entries(out)) {
+    const f = (sel: (x: Block) => number, d: number) => `${med(v.map(sel)).toFixed(d)} [${v.map((x) => sel(x).toFixed(d)).join(' ')}]`;
+    console.log(`${k.padEnd(8)} | call mean ms ${f((x) => x.meanMs, 3)} | PostgreSQL CPU µs/call ${f((x) => x.pgUsPerCall, 0)} | settlement exec µs ${f((x) => x.settleExecUs, 0)}`);
+  }
 }

@@ -61,6 +61,29 @@ test('the CHECK constraint is the last line: the balance column itself can never
   );
 });
 
+test('the money rules the settlement path checks through domains (migration 010) refuse what the table CHECKs refused', async () => {
+  const t = await newTenant(s());
+  await credit(s(), t.tenantId, 1_000n);
+  const r = await reserve(s(), { tenantId: t.tenantId, projectId: t.projectId, callId: callId(), amountMicros: 10n });
+  const db = s().db;
+  const refused = async (q: { execute(): Promise<unknown> }, why: string) => assert.rejects(q.execute(), /violates check constraint/, why);
+  await refused(db.updateTable('wallets').set({ reserved_micros: -1n }).where('tenant_id', '=', t.tenantId), 'reserved below zero');
+  await refused(db.updateTable('wallets').set({ auto_topup_amount_micros: 0n }).where('tenant_id', '=', t.tenantId), 'a top-up of nothing');
+  await refused(db.updateTable('wallets').set({ auto_topup_threshold_micros: -5n }).where('tenant_id', '=', t.tenantId), 'a negative threshold');
+  await refused(db.updateTable('reservations').set({ amount_micros: -1n }).where('id', '=', r.id), 'a negative hold');
+  await refused(db.updateTable('reservations').set({ status: 'spent' as never }).where('id', '=', r.id), 'an unknown status');
+  await refused(db.updateTable('reservations').set({ kind: 'loan' as never }).where('id', '=', r.id), 'an unknown kind');
+  await refused(
+    db.insertInto('project_spend').values({ project_id: t.projectId, tenant_id: t.tenantId, month: '2026-11-01', spent_micros: -1n }),
+    'negative spend',
+  );
+  // What the rules allow still goes through, and reads back as the column's base type.
+  await db.updateTable('wallets').set({ auto_topup_amount_micros: 1n, auto_topup_threshold_micros: 0n }).where('tenant_id', '=', t.tenantId).execute();
+  const w = await walletRow(s(), t.tenantId);
+  assert.equal(typeof w.balance_micros, 'bigint');
+  assert.equal(w.reserved_micros, 10n);
+});
+
 test("two tenants' settlements do not serialise: B settles while A's settlement holds A's wallet lock", async () => {
   const a = await newTenant(s(), 'a');
   const b = await newTenant(s(), 'b');

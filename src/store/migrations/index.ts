@@ -11,6 +11,7 @@ import * as m006 from './006-admission.ts';
 import * as m007 from './007-settle-check.ts';
 import * as m008 from './008-score-once.ts';
 import * as m009 from './009-ledger-seq-index.ts';
+import * as m010 from './010-settle-row-checks.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '001-foundation': m001,
@@ -22,6 +23,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '007-settle-check': m007,
   '008-score-once': m008,
   '009-ledger-seq-index': m009,
+  '010-settle-row-checks': m010,
 };
 
 export async function migrate(db: Db): Promise<void> {
