@@ -4,12 +4,17 @@
 // unchanged, streams included. Whatever Switchboard adds beyond this is the cost of its features;
 // whatever this adds beyond a direct call is the cost of being a Node process in the path at all.
 //
+// With `commitDbUrl` (BARE_COMMIT_DB) it is the floor of D8 instead: before a non-streamed response
+// is written, one row is inserted with a durable commit (one autocommit INSERT, one index, the WAL
+// flushed to disk), which is the least any proxy that debits durably before answering must wait.
+//
 // Run as its own process by bench/run.ts:  BARE_PORT=… BARE_UPSTREAM=http://127.0.0.1:… node --import tsx bench/bare-proxy.ts
 import { createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { pipeline } from 'node:stream/promises';
+import pg from 'pg';
 import { Pool } from 'undici';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host', 'content-length']);
@@ -20,8 +25,11 @@ function forwardable(h: IncomingHttpHeaders | Record<string, string | string[] |
   return out;
 }
 
-export async function startBareProxy(opts: { port: number; upstream: string }): Promise<{ url: string; close(): Promise<void> }> {
+export async function startBareProxy(opts: { port: number; upstream: string; commitDbUrl?: string }): Promise<{ url: string; close(): Promise<void> }> {
   const pool = new Pool(opts.upstream, { connections: 256, pipelining: 1, keepAliveTimeout: 30_000 });
+  const db = opts.commitDbUrl ? new pg.Pool({ connectionString: opts.commitDbUrl, max: 16 }) : null;
+  if (db) await db.query('create table if not exists bench_commit_floor (id bigint generated always as identity primary key, bytes int not null)');
+  const INSERT = { name: 'bench_commit_floor', text: 'insert into bench_commit_floor (bytes) values ($1)' };
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -33,6 +41,14 @@ export async function startBareProxy(opts: { port: number; upstream: string }): 
           headers: forwardable(req.headers) as Record<string, string>,
           body: chunks.length ? Buffer.concat(chunks) : undefined,
         });
+        const streamed = String(up.headers['content-type'] ?? '').startsWith('text/event-stream');
+        if (db && !streamed) {
+          const body = Buffer.from(await up.body.arrayBuffer());
+          await db.query({ ...INSERT, values: [body.length] });
+          res.writeHead(up.statusCode, { ...forwardable(up.headers), 'content-length': String(body.length) });
+          res.end(body);
+          return;
+        }
         res.writeHead(up.statusCode, forwardable(up.headers));
         await pipeline(up.body, res);
       } catch (e) {
@@ -51,6 +67,7 @@ export async function startBareProxy(opts: { port: number; upstream: string }): 
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       await pool.close();
+      await db?.end();
     },
   };
 }
@@ -61,7 +78,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
     console.error('BARE_UPSTREAM (the origin to forward to) is required');
     process.exit(64);
   }
-  const proxy = await startBareProxy({ port: Number(process.env.BARE_PORT ?? 0), upstream });
+  const proxy = await startBareProxy({ port: Number(process.env.BARE_PORT ?? 0), upstream, commitDbUrl: process.env.BARE_COMMIT_DB || undefined });
   console.log(`bare proxy listening at ${proxy.url} -> ${upstream}`);
   const stop = async () => {
     await proxy.close();
