@@ -14,7 +14,6 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { pipeline } from 'node:stream/promises';
-import pg from 'pg';
 import { Pool } from 'undici';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host', 'content-length']);
@@ -27,7 +26,8 @@ function forwardable(h: IncomingHttpHeaders | Record<string, string | string[] |
 
 export async function startBareProxy(opts: { port: number; upstream: string; commitDbUrl?: string }): Promise<{ url: string; close(): Promise<void> }> {
   const pool = new Pool(opts.upstream, { connections: 256, pipelining: 1, keepAliveTimeout: 30_000 });
-  const db = opts.commitDbUrl ? new pg.Pool({ connectionString: opts.commitDbUrl, max: 16 }) : null;
+  // Loaded only for the floor, so the plain bare proxy's memory holds no database driver.
+  const db = opts.commitDbUrl ? new (await import('pg')).default.Pool({ connectionString: opts.commitDbUrl, max: 16 }) : null;
   if (db) await db.query('create table if not exists bench_commit_floor (id bigint generated always as identity primary key, bytes int not null)');
   const INSERT = { name: 'bench_commit_floor', text: 'insert into bench_commit_floor (bytes) values ($1)' };
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
