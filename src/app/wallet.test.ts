@@ -344,6 +344,30 @@ describe('settleCall', () => {
   });
 });
 
+describe('keys of the call rows (migration 011)', () => {
+  const logRow = (tenantId: string, projectId: string, id = callId()) => sql`
+    insert into call_logs (id, tenant_id, project_id, status, channel, task_family, model_class, provider_key, model_id, region, escalated, created_at)
+    values (${id}, ${tenantId}, ${projectId}, 'failed', 'proxy:chat', 'chat', 'economy', 'openai', ${MODEL}, 'us', false, now())`;
+  test("a call log's project must belong to its tenant", async () => {
+    const a = await newTenant(s(), 'keys a');
+    const b = await newTenant(s(), 'keys b');
+    await logRow(a.tenantId, a.projectId).execute(s().db);
+    await assert.rejects(logRow(a.tenantId, b.projectId).execute(s().db), /call_logs_project_tenant_fkey/);
+  });
+  test('a learning-outbox row needs its call log, and goes with it', async () => {
+    const t = await newTenant(s(), 'keys c');
+    const learn = (id: string) => sql`
+      insert into learning_outbox (call_id, tenant_id, project_id, model_id, request, input_tokens, output_tokens, latency_ms, created_at)
+      values (${id}, ${t.tenantId}, ${t.projectId}, ${MODEL}, '{}'::jsonb, 1, 1, 1, now())`;
+    await assert.rejects(learn(callId()).execute(s().db), /learning_outbox_call_id_fkey/);
+    const id = callId();
+    await logRow(t.tenantId, t.projectId, id).execute(s().db);
+    await learn(id).execute(s().db);
+    await s().db.deleteFrom('call_logs').where('id', '=', id).execute();
+    assert.equal((await s().db.selectFrom('learning_outbox').select('id').where('call_id', '=', id).execute()).length, 0);
+  });
+});
+
 describe('recordFailedCall', () => {
   test('releases the hold and writes a failed call-log row, with no ledger entry', async () => {
     const t = await newTenant(s());

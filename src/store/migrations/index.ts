@@ -12,6 +12,7 @@ import * as m007 from './007-settle-check.ts';
 import * as m008 from './008-score-once.ts';
 import * as m009 from './009-ledger-seq-index.ts';
 import * as m010 from './010-settle-row-checks.ts';
+import * as m011 from './011-call-row-keys.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '001-foundation': m001,
@@ -24,6 +25,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '008-score-once': m008,
   '009-ledger-seq-index': m009,
   '010-settle-row-checks': m010,
+  '011-call-row-keys': m011,
 };
 
 export async function migrate(db: Db): Promise<void> {
