@@ -170,6 +170,8 @@ interface Block {
   meanMs: number;
   pgUsPerCall: number;
   settleExecUs: number;
+  /** Execution time of every statement in the block (pg_stat_statements), per call. */
+  execUsPerCall: number;
 }
 
 async function abRun(stats: pg.Client, one: () => Promise<void>, pgPid: number): Promise<void> {
@@ -186,13 +188,18 @@ async function abRun(stats: pg.Client, one: () => Promise<void>, pgPid: number):
     const ms = performance.now() - t0;
     const pgUs = treeCpuUs(pgPid) - pg0;
     const r = await stats.query<{ exec: number }>(`select mean_exec_time as exec from pg_stat_statements where query like 'with c as ( update reservations r set status = ''settled''%' or query like 'with c as (%settled%' order by calls desc limit 1`);
-    out[which].push({ meanMs: ms / per, pgUsPerCall: pgUs / per, settleExecUs: (r.rows[0]?.exec ?? NaN) * 1000 });
+    await new Promise((res) => setTimeout(res, 2500)); // the worker's jobs for this block's calls (STATEMENTS_WORKER=1)
+    const all = await stats.query<{ total: number }>(`select coalesce(sum(total_exec_time), 0) as total from pg_stat_statements where query not like '%pg_stat_statements%'`);
+    out[which].push({ meanMs: ms / per, pgUsPerCall: pgUs / per, settleExecUs: (r.rows[0]?.exec ?? NaN) * 1000, execUsPerCall: (all.rows[0].total * 1000) / per });
   }
   const med = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
   console.log(`A/B: ${BLOCKS} alternating blocks of ${per} calls one at a time; medians of the blocks [each block]`);
   console.log(`altered by: ${ALTER}`);
   for (const [k, v] of Object.entries(out)) {
     const f = (sel: (x: Block) => number, d: number) => `${med(v.map(sel)).toFixed(d)} [${v.map((x) => sel(x).toFixed(d)).join(' ')}]`;
-    console.log(`${k.padEnd(8)} | call mean ms ${f((x) => x.meanMs, 3)} | PostgreSQL CPU µs/call ${f((x) => x.pgUsPerCall, 0)} | settlement exec µs ${f((x) => x.settleExecUs, 0)}`);
+    console.log(
+      `${k.padEnd(8)} | call mean ms ${f((x) => x.meanMs, 3)} | PostgreSQL CPU µs/call ${f((x) => x.pgUsPerCall, 0)} | ` +
+        `settlement exec µs ${f((x) => x.settleExecUs, 0)} | all statements' exec µs/call ${f((x) => x.execUsPerCall, 0)}`,
+    );
   }
 }
