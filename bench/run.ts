@@ -163,6 +163,24 @@ interface Cell {
   rounds: Record<TargetName, RoundMetrics[]>;
   /** Non-streamed at one connection only: the bare proxy with a durable commit before each answer. */
   floor?: RoundMetrics[];
+  /** PostgreSQL's own background work while the cell ran (it competes with the calls for the same cores and disk). */
+  background: Background;
+}
+
+interface Background {
+  autovacuum: number;
+  autoanalyze: number;
+  checkpoints: number;
+}
+
+/** Counters of autovacuum, autoanalyze (every database's tables) and checkpoints since the server started. */
+async function backgroundWork(c: pg.Client): Promise<Background> {
+  const r = await c.query<{ v: string; a: string; k: string }>(
+    `select (select coalesce(sum(autovacuum_count), 0) from pg_stat_all_tables)::text as v,
+            (select coalesce(sum(autoanalyze_count), 0) from pg_stat_all_tables)::text as a,
+            (select num_timed + num_requested from pg_stat_checkpointer)::text as k`,
+  );
+  return { autovacuum: Number(r.rows[0].v), autoanalyze: Number(r.rows[0].a), checkpoints: Number(r.rows[0].k) };
 }
 
 interface CellSummary {
@@ -174,9 +192,14 @@ interface CellSummary {
   addedP99: Record<TargetName, number>;
   /** Target − bare, first SSE data line, paired per round. */
   ttfbVsBare: Record<TargetName, number>;
+  background: Background;
+  /** p50 of every round, in round order, for the targets whose spread the report shows. */
+  perRound: { switchboard: number[]; bare: number[]; floor: number[] };
   /** The durable-commit floor's added latency, paired with direct per round (one connection, non-streamed). */
   floor: { rps: number; p50: number; p99: number; addedP50: number; addedP99: number; cpu: number; dbCpu: number; errors: number } | null;
 }
+
+const backgroundText = (b: Background) => `${b.autovacuum} autovacuum, ${b.autoanalyze} autoanalyze, ${b.checkpoints} checkpoints`;
 
 function summarise(c: Cell): CellSummary {
   const pick = (t: TargetName, k: keyof RoundMetrics) => median(c.rounds[t].map((r) => r[k] as number));
@@ -209,6 +232,8 @@ function summarise(c: Cell): CellSummary {
     addedP50,
     addedP99,
     ttfbVsBare,
+    background: c.background,
+    perRound: { switchboard: c.rounds.switchboard.map((r) => r.p50), bare: c.rounds.bare.map((r) => r.p50), floor: (c.floor ?? []).map((r) => r.p50) },
     floor: c.floor?.length
       ? {
           rps: median(c.floor.map((r) => r.rps)),
@@ -511,7 +536,8 @@ async function main(): Promise<void> {
     const cells: Cell[] = [];
     for (const mode of ['json', 'stream'] as Mode[]) {
       for (const connections of CONNECTIONS) {
-        const cell: Cell = { mode, connections, rounds: { direct: [], bare: [], switchboard: [], tenants: [] } };
+        const bg0 = await backgroundWork(stmts);
+        const cell: Cell = { mode, connections, rounds: { direct: [], bare: [], switchboard: [], tenants: [] }, background: bg0 };
         if (mode === 'json' && connections === 1) cell.floor = [];
         for (let round = 0; round < ROUNDS; round++) {
           for (const n of TARGETS) {
@@ -530,6 +556,9 @@ async function main(): Promise<void> {
             log(`bench: ${mode.padEnd(6)} c=${String(connections).padEnd(2)} round ${round + 1}/${ROUNDS} commit floor ${m.rps.toFixed(0).padStart(5)} req/s  p50 ${m.p50.toFixed(3)} ms  p99 ${m.p99.toFixed(3)} ms`);
           }
         }
+        const bg1 = await backgroundWork(stmts);
+        cell.background = { autovacuum: bg1.autovacuum - bg0.autovacuum, autoanalyze: bg1.autoanalyze - bg0.autoanalyze, checkpoints: bg1.checkpoints - bg0.checkpoints };
+        log(`bench: ${mode} c=${connections}: PostgreSQL background work during the cell: ${backgroundText(cell.background)}`);
         cells.push(cell);
       }
     }
@@ -735,6 +764,7 @@ function renderReport(x: ReportInput): string {
       }
     }
     out.push('');
+    out.push(`PostgreSQL's background work while each row's cell ran (it shares the cores and the disk with the calls): ${rows.map((r) => `${r.connections} connection${r.connections === 1 ? '' : 's'}: ${backgroundText(r.background)}`).join('; ')}.`, '');
     const f = rows.find((r) => r.floor)?.floor;
     const sb1 = rows.find((r) => r.floor);
     if (mode === 'json' && f && sb1) {
@@ -742,7 +772,9 @@ function renderReport(x: ReportInput): string {
         'The D8 floor is the bare proxy with one durable commit before each answer (an autocommit INSERT of one row with one ' +
           'index into the same PostgreSQL over the same transport; the WAL flushed to disk), the least any proxy that debits ' +
           `durably before answering waits on this machine. Switchboard's added p50 at one connection above that floor: ` +
-          `${signed(sb1.addedP50.switchboard - f.addedP50)} ms (one tenant), ${signed(sb1.addedP50.tenants - f.addedP50)} ms (${TENANTS} tenants).`,
+          `${signed(sb1.addedP50.switchboard - f.addedP50)} ms (one tenant), ${signed(sb1.addedP50.tenants - f.addedP50)} ms (${TENANTS} tenants). ` +
+          `Round by round, p50 at one connection: Switchboard (one tenant) ${sb1.perRound.switchboard.map((v) => ms(v)).join(', ')} ms; ` +
+          `the floor ${sb1.perRound.floor.map((v) => ms(v)).join(', ')} ms; the bare proxy ${sb1.perRound.bare.map((v) => ms(v)).join(', ')} ms.`,
         '',
       );
     }
