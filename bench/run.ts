@@ -22,7 +22,7 @@
 // default: BENCH_DB_SOCKET=1 (PostgreSQL over its Unix socket), and PGOPTIONS, which node-pg
 // passes to every connection (e.g. '-c synchronous_commit=off' to see what commit waits cost).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -408,6 +408,29 @@ function cpuTicks(): { total: number; steal: number } {
   }
 }
 const TICKS_BEFORE = cpuTicks();
+
+/**
+ * The machine's speed at one instant: the same fixed JavaScript work (JSON of a call-sized document
+ * and SHA-256 over it, 2,000 times), timed, in ms. On a shared VM the same code runs up to twice as
+ * slow at times while the hypervisor reports no stolen time; a run whose probe is slow should be
+ * read as such. The best of three is kept.
+ */
+function speedProbeMs(): number {
+  const doc = { model: 'gpt-4o-mini', messages: Array.from({ length: 12 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: 'word '.repeat(60) + i })) };
+  let best = Infinity;
+  for (let k = 0; k < 3; k++) {
+    const t0 = performance.now();
+    let acc = 0;
+    for (let i = 0; i < 2_000; i++) {
+      const text = JSON.stringify({ ...doc, n: i });
+      acc += (JSON.parse(text) as { n: number }).n + hash('sha256', text, 'hex').charCodeAt(0);
+    }
+    if (acc < 0) throw new Error('unreachable');
+    best = Math.min(best, performance.now() - t0);
+  }
+  return best;
+}
+const PROBE_BEFORE = speedProbeMs();
 /** How Switchboard reaches the database, for the report: what the URL it is given says. */
 let dbTransport = 'loopback TCP';
 
@@ -762,6 +785,7 @@ function renderReport(x: ReportInput): string {
       `${dbTransport}${process.env.PGOPTIONS ? ` with PGOPTIONS='${process.env.PGOPTIONS}' (diagnostic run)` : ''}. ` +
       `1-minute load average before the run ${LOAD_BEFORE.toFixed(1)} (other work on the machine competes for the same cores); ` +
       `${stealShare()} of the CPU time during the run was stolen by the hypervisor for other guests. ` +
+      `Speed probe (fixed JavaScript work, lower is faster): ${PROBE_BEFORE.toFixed(1)} ms before the run, ${speedProbeMs().toFixed(1)} ms after. ` +
       `Run took ${x.seconds.toFixed(0)} s.`,
     '',
   );
@@ -774,7 +798,7 @@ function renderReport(x: ReportInput): string {
     out.push(
       `Before each one-connection cell the QA scorer (in Switchboard's process, like every worker job under \`npm start\`) ` +
         `was left to finish scoring the calls of the warm-up or of the cells before: ` +
-        `${x.drains.map((d) => `${int(d.pending)} calls in ${(d.ms / 1000).toFixed(1)} s${d.left ? ` (${int(d.left)} still unscored)` : ''}`).join(', then ')}. ` +
+        `${x.drains.map((d) => `${int(d.pending)} call${d.pending === 1 ? '' : 's'} in ${(d.ms / 1000).toFixed(1)} s${d.left ? ` (${int(d.left)} still unscored)` : ''}`).join(', then ')}. ` +
         `Under load the scorer runs inside the cells, as it would in service.`,
       '',
     );
