@@ -227,7 +227,7 @@ async function drainQa(c: pg.Client, t: LoadTarget): Promise<Drain> {
   return { pending, left: left > 5 ? left : 0, ms: Date.now() - t0, calls };
 }
 
-const backgroundText = (b: Background) => `${b.autovacuum} autovacuum, ${b.autoanalyze} autoanalyze, ${b.checkpoints} checkpoints`;
+const backgroundText = (b: Background) => `autovacuum runs ${b.autovacuum}, autoanalyze runs ${b.autoanalyze}, checkpoints ${b.checkpoints}`;
 
 function summarise(c: Cell): CellSummary {
   const pick = (t: TargetName, k: keyof RoundMetrics) => median(c.rounds[t].map((r) => r[k] as number));
