@@ -60,8 +60,12 @@ export async function pumpStream(o: PumpOptions): Promise<void> {
 
   // Frames produced from one upstream chunk are written to the client in one write: one pass
   // through the HTTP response and one await per chunk instead of per record (the bytes and their
-  // order are the same; they left in the same event-loop turn before as well).
+  // order are the same; they left in the same event-loop turn before as well). The exception is the
+  // stream's first frame: it leaves as soon as it is encoded, not after the rest of its chunk (an
+  // upstream that sends several events at once would otherwise hold the client's first byte back
+  // while they are all decoded and re-encoded).
   let out = '';
+  let firstOut = true;
 
   const onEvents = (events: StreamEvent[]) => {
     for (const ev of events) {
@@ -94,6 +98,12 @@ export async function pumpStream(o: PumpOptions): Promise<void> {
         else out += text;
       }
       onEvents(events);
+      if (firstOut && out && !o.sink.closed) {
+        firstOut = false;
+        // A full buffer is waited for by the next send(), like any other.
+        o.sink.write(out);
+        out = '';
+      }
     }
   };
 
