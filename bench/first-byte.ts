@@ -13,7 +13,7 @@ import { ServerResponse } from 'node:http';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Pool } from 'undici';
+import { Agent, Pool } from 'undici';
 import { loadConfig } from '../src/config.ts';
 import { startRuntime } from '../src/app/runtime.ts';
 import { ensureDemo } from '../src/app/demo.ts';
@@ -78,7 +78,19 @@ try {
     if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}`);
     return { t0, first, m: marks };
   };
-  for (let i = 0; i < 300; i++) await one();
+  // The same hop without Switchboard around it: a keep-alive Agent in this process, to headers.
+  const agent = new Agent({ connections: 4, pipelining: 1 });
+  const alone = async () => {
+    const t0 = now();
+    const res = await agent.request({ origin: simUrl, path: '/openai/v1/chat/completions', method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer simulated' }, body: STREAM_BODY });
+    const t1 = now();
+    await res.body.text();
+    return t1 - t0;
+  };
+  for (let i = 0; i < 300; i++) {
+    await one();
+    await alone();
+  }
   const steps = ['request in', 'upstream sent', 'upstream headers', 'upstream first chunk', 'first data write'] as const;
   const parts: Record<string, number[]> = {};
   for (let i = 0; i < CALLS; i++) {
@@ -93,11 +105,13 @@ try {
     }
     (parts[`${prevName} → client's first data line`] ??= []).push(first - prev);
     (parts['total: client send → first data line'] ??= []).push(first - t0);
+    (parts['for comparison: the same upstream request alone, to headers'] ??= []).push(await alone());
   }
   const q = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * p)];
   console.log(`${CALLS} streamed calls, one at a time (µs)\n| span | p50 | p90 | mean |\n| --- | ---: | ---: | ---: |`);
   for (const [k, xs] of Object.entries(parts)) console.log(`| ${k} | ${q(xs, 0.5).toFixed(0)} | ${q(xs, 0.9).toFixed(0)} | ${(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(0)} |`);
   await client.close();
+  await agent.close();
 } finally {
   await rt.close();
   await db.stop();
