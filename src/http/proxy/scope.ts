@@ -71,6 +71,7 @@ export async function rateLimit(s: Services, reply: FastifyReply, surface: Surfa
 function socketSink(reply: FastifyReply): StreamSink {
   const raw = reply.raw;
   let closed = false;
+  let wrote = false;
   raw.on('close', () => {
     closed = true;
   });
@@ -87,9 +88,18 @@ function socketSink(reply: FastifyReply): StreamSink {
       all['x-accel-buffering'] = 'no';
       for (const k in headers) all[k] = headers[k];
       raw.writeHead(200, all);
-      raw.flushHeaders();
+      // The status line and headers leave with the first frame when one is ready in this turn of
+      // the event loop (one write, not two); otherwise on the next turn, so a client whose upstream
+      // is slow to its first token still sees the response begin at once.
+      // (headersSent is already true once writeHead has run, so the sink tracks its own writes.)
+      setImmediate(() => {
+        if (!wrote && !raw.destroyed) raw.flushHeaders();
+      });
     },
-    write: (text) => raw.write(text),
+    write: (text) => {
+      wrote = true;
+      return raw.write(text);
+    },
     drained: () => new Promise((res) => raw.once('drain', res)),
     end: () => raw.end(),
     get closed() {

@@ -41,6 +41,27 @@ test('a client that disconnects mid-stream aborts the upstream request', async (
   srv.sim.faults.clear();
 });
 
+test('a stream whose first token is slow shows its status line and headers at once', async () => {
+  srv.sim.faults.add({ firstByteDelayMs: 250, stream: true, times: 1 });
+  const started = Date.now();
+  const res = await fetch(`${srv.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'x', stream: true, messages: [{ role: 'user', content: 'Say hello.' }] }),
+  });
+  const headersAt = Date.now() - started;
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get('content-type') ?? '', /text\/event-stream/);
+  const reader = res.body!.getReader();
+  const first = await reader.read();
+  const firstAt = Date.now() - started;
+  srv.sim.faults.clear();
+  assert.match(new TextDecoder().decode(first.value), /data: /);
+  assert.ok(firstAt >= 250, `first frame after the upstream's delay (${firstAt} ms)`);
+  assert.ok(headersAt < firstAt - 150, `headers at ${headersAt} ms, first frame at ${firstAt} ms`);
+  await reader.cancel();
+});
+
 test('an upstream slower than UPSTREAM_TIMEOUT_MS fails over and ends in a 502 in the vendor shape', async () => {
   srv.sim.faults.add({ delayMs: 1000 });
   const started = Date.now();
