@@ -61,9 +61,9 @@ export async function pumpStream(o: PumpOptions): Promise<void> {
   // Frames produced from one upstream chunk are written to the client in one write: one pass
   // through the HTTP response and one await per chunk instead of per record (the bytes and their
   // order are the same; they left in the same event-loop turn before as well). The exception is the
-  // stream's first frame: it leaves as soon as it is encoded, not after the rest of its chunk (an
-  // upstream that sends several events at once would otherwise hold the client's first byte back
-  // while they are all decoded and re-encoded).
+  // frames of the stream's first upstream event: they leave as soon as they are encoded, not after
+  // the rest of their chunk (an upstream that sends several events at once would otherwise hold the
+  // client's first byte back while they are all decoded and re-encoded).
   let out = '';
   let firstOut = true;
 

@@ -93,7 +93,7 @@ function socketSink(reply: FastifyReply): StreamSink {
       // is slow to its first token still sees the response begin at once.
       // (headersSent is already true once writeHead has run, so the sink tracks its own writes.)
       setImmediate(() => {
-        if (!wrote && !raw.destroyed) raw.flushHeaders();
+        if (!wrote && !raw.destroyed && !raw.writableEnded) raw.flushHeaders();
       });
     },
     write: (text) => {
