@@ -500,7 +500,7 @@ async function main(): Promise<void> {
       /listening at (http:\/\/\S+)/,
     );
     const floorTarget: LoadTarget = { origin: floor.match[1], path: '/openai/v1/chat/completions', headers: { authorization: 'Bearer simulated' } };
-    await smoke('direct', floorTarget, JSON_BODY);
+    await smoke('commit floor', floorTarget, JSON_BODY);
     log('bench: starting Switchboard (serve + worker, embedded database)');
     let sb = await startSwitchboard(env);
     const demo = JSON.parse(readFileSync(join(dataDir, 'demo.json'), 'utf8')) as { key: string };
