@@ -187,7 +187,7 @@ async function abRun(stats: pg.Client, one: () => Promise<void>, pgPid: number):
     for (let i = 0; i < per; i++) await one();
     const ms = performance.now() - t0;
     const pgUs = treeCpuUs(pgPid) - pg0;
-    const r = await stats.query<{ exec: number }>(`select mean_exec_time as exec from pg_stat_statements where query like 'with c as ( update reservations r set status = ''settled''%' or query like 'with c as (%settled%' order by calls desc limit 1`);
+    const r = await stats.query<{ exec: number }>(`select mean_exec_time as exec from pg_stat_statements where query like 'with c as (%settled_at%' order by calls desc limit 1`);
     await new Promise((res) => setTimeout(res, 2500)); // the worker's jobs for this block's calls (STATEMENTS_WORKER=1)
     const all = await stats.query<{ total: number }>(`select coalesce(sum(total_exec_time), 0) as total from pg_stat_statements where query not like '%pg_stat_statements%'`);
     out[which].push({ meanMs: ms / per, pgUsPerCall: pgUs / per, settleExecUs: (r.rows[0]?.exec ?? NaN) * 1000, execUsPerCall: (all.rows[0].total * 1000) / per });
