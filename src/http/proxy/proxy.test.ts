@@ -6,6 +6,7 @@ import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import { startTestServer, tenantWithKey, type TestServer } from '../../../test/harness.ts';
+import { openStream } from '../../../test/sse-client.ts';
 
 let srv: TestServer;
 let t: Awaited<ReturnType<typeof tenantWithKey>>;
@@ -265,5 +266,41 @@ describe('errors in each vendor shape', () => {
     assert.ok(chatOnly.data.length > 0 && chatOnly.data.length < ids.length);
     const h = await fetch(`${srv.url}/v1/generate-proxy/health`);
     assert.deepEqual(await h.json(), { status: 'ok', upstream: 'configured', simulated: true });
+  });
+});
+
+describe('channel attribution (D14)', () => {
+  test('x-service-channel names the connector on the call log and in llm.call; none means proxy', async () => {
+    const stream = await openStream(`${srv.url}/api/service/projects/${t.defaultProjectId}/events`, { token: t.accessToken });
+    try {
+      await stream.next('connected');
+      const viaMcp = await openai().chat.completions.create({ model: 'x', messages: [{ role: 'user', content: 'Hello from a tool.' }] }, { headers: { 'x-service-channel': 'mcp' } }).withResponse();
+      const viaAnthropic = await anthropic().messages.create({ model: 'x', max_tokens: 32, messages: [{ role: 'user', content: 'Hi' }] }, { headers: { 'x-service-channel': 'Bridge' } }).withResponse();
+      const plain = await openai().chat.completions.create({ model: 'x', messages: [{ role: 'user', content: 'Hello.' }] }).withResponse();
+      const ids = [viaMcp, viaAnthropic, plain].map((r) => r.response.headers.get('x-service-call-id')!);
+      const rows = await srv.services.db.selectFrom('call_logs').select(['id', 'channel']).where('id', 'in', ids).execute();
+      const byId = new Map(rows.map((r) => [r.id, r.channel]));
+      assert.deepEqual(ids.map((id) => byId.get(id)), ['mcp:chat', 'bridge:messages', 'proxy:chat']);
+      const events = new Map<string, string>();
+      while (events.size < 3) {
+        const rec = await stream.next('llm.call');
+        const p = JSON.parse(rec.data).payload;
+        if (ids.includes(p.callId)) events.set(p.callId, p.channel);
+      }
+      assert.deepEqual(ids.map((id) => events.get(id)), ['mcp', 'bridge', 'proxy']);
+    } finally {
+      stream.close();
+    }
+  });
+
+  test('an unknown channel is refused in the vendor shape, naming the allowed values', async () => {
+    await assert.rejects(
+      openai().chat.completions.create({ model: 'x', messages: [{ role: 'user', content: 'Hi' }] }, { headers: { 'x-service-channel': 'fax' } }),
+      (e: unknown) => e instanceof OpenAI.BadRequestError && /x-service-channel 'fax'.*mcp/.test(e.message),
+    );
+    await assert.rejects(
+      anthropic().messages.create({ model: 'x', max_tokens: 8, messages: [{ role: 'user', content: 'Hi' }] }, { headers: { 'x-service-channel': 'fax' } }),
+      (e: unknown) => e instanceof Anthropic.BadRequestError,
+    );
   });
 });

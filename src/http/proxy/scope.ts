@@ -13,6 +13,7 @@ import type { KeyPrincipal } from '../../app/keys.ts';
 import { toAppError } from '../errors.ts';
 import { rateLimitHeaders } from '../plugins/rate-limit.ts';
 import type { App } from '../api/common.ts';
+import { CHANNELS } from '../../app/events.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -115,9 +116,24 @@ export interface ProxyCall {
   parseCtx?: CallRequest['parseCtx'];
 }
 
+/**
+ * D14: a connector names itself with `x-service-channel` (attribution only, never authority: the
+ * key alone decides tenant, project and limits). No header means the plain proxy (tier 1); an
+ * unknown value is refused in the vendor's shape rather than silently booked as `proxy`, so a
+ * misspelt connector shows up at once instead of as missing traffic on its tile.
+ */
+export function presentedChannel(req: FastifyRequest): (typeof CHANNELS)[number] {
+  const v = headerValue(req, 'x-service-channel');
+  if (v === null) return 'proxy';
+  const c = v.toLowerCase();
+  if ((CHANNELS as readonly string[]).includes(c)) return c as (typeof CHANNELS)[number];
+  throw appError('validation', `Unknown x-service-channel '${v.slice(0, 40)}': use one of ${CHANNELS.join(', ')}, or leave the header out`, { field: 'x-service-channel' });
+}
+
 /** Authenticate, rate-limit and run one call; answers JSON or streams over the raw socket. */
 export async function handleCall(s: Services, req: FastifyRequest, reply: FastifyReply, c: ProxyCall) {
   const principal = await authenticateKey(s, req, c.shape);
+  const channel = presentedChannel(req);
   await rateLimit(s, reply, c.surface, principal.tenantId);
   const abort = new AbortController();
   reply.raw.on('close', () => {
@@ -132,6 +148,8 @@ export async function handleCall(s: Services, req: FastifyRequest, reply: Fastif
       vendorLocked: c.vendorLocked,
       body: req.body,
       principal,
+      // The call log keeps the surface too (`mcp:chat`); llm.call carries the tier alone.
+      channel: `${channel}:${c.surface}`,
       conversationId: conv ? conv.slice(0, 200) : undefined,
       signal: abort.signal,
     };
