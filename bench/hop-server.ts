@@ -6,10 +6,10 @@
 //
 //   DATABASE_URL=… SIM_URL=… HOP_STUB_MONEY=1 node --import tsx bench/hop-server.ts
 import { loadConfig } from '../src/config.ts';
-import { startRuntime } from '../src/app/runtime.ts';
-import { ensureDemo } from '../src/app/demo.ts';
+import { startRuntime } from '../src/runtime/runtime.ts';
+import { ensureDemo } from '../src/runtime/demo.ts';
 import { inProcessEnv } from './in-process-env.ts';
-import type { CallDeps } from '../src/app/call/pipeline.ts';
+import type { CallDeps } from '../src/app/calls/pipeline.ts';
 
 const simUrl = process.env.SIM_URL!;
 const env = inProcessEnv({ databaseUrl: process.env.DATABASE_URL!, dataDir: process.env.DATA_DIR!, simUrl });

@@ -32,7 +32,7 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import { createDb } from '../src/store/db.ts';
 import { freePort, startEmbeddedPostgres } from '../src/store/embedded.ts';
-import { appendLedgerEntry } from '../src/app/ledger.ts';
+import { appendLedgerEntry } from '../src/app/money/ledger.ts';
 import { createBenchTenant } from './tenants.ts';
 import { PROVIDER_KEYS } from '../src/core/providers.ts';
 import { closePools, JSON_BODY, percentile, runLoad, STREAM_BODY, type LoadResult, type LoadTarget } from './load.ts';

@@ -7,7 +7,7 @@
 // Nothing in src/ is changed for this: the wrappers replace members of the service container.
 import { Pool } from 'undici';
 import { loadConfig } from '../src/config.ts';
-import { startRuntime } from '../src/app/runtime.ts';
+import { startRuntime } from '../src/runtime/runtime.ts';
 import { inProcessEnv } from './in-process-env.ts';
 import { percentile } from './load.ts';
 

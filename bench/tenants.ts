@@ -1,9 +1,9 @@
 // Benchmark tenants, made the way signup makes one (tenant, wallet, default project) plus a dev
 // service key and a sealed ADJUSTMENT credit — without a user, which no benchmark needs.
 import type { Db } from '../src/store/db.ts';
-import { appendLedgerEntry } from '../src/app/ledger.ts';
-import { createKey } from '../src/app/keys.ts';
-import { createProject } from '../src/app/projects.ts';
+import { appendLedgerEntry } from '../src/app/money/ledger.ts';
+import { createKey } from '../src/app/identity/keys.ts';
+import { createProject } from '../src/app/projects/projects.ts';
 
 export interface BenchTenant {
   tenantId: string;

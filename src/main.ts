@@ -4,11 +4,11 @@
 //   sim      the simulated upstream   migrate  run migrations and exit
 //   sweep    release orphaned wallet reservations now (the worker also does it every minute)
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { startRuntime } from './app/runtime.ts';
-import { ensureDemo } from './app/demo.ts';
+import { startRuntime } from './runtime/runtime.ts';
+import { ensureDemo } from './runtime/demo.ts';
 import { startSim } from './sim/index.ts';
 import { PROVIDER_KEYS } from './core/providers.ts';
-import { sweepReservations } from './app/sweeper.ts';
+import { sweepReservations } from './app/money/sweeper.ts';
 
 async function main(cmd: string): Promise<void> {
   let cfg: Config;

@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { createTestDatabase, signupTenant, startTestServer, type TestDatabase, type TestServer } from './harness.ts';
 import { openStream } from './sse-client.ts';
 import { tenantIdOf } from './helpers.ts';
-import { emitEvent, enqueueEventInTx, kickOutbox } from '../src/app/events.ts';
+import { emitEvent, enqueueEventInTx, kickOutbox } from '../src/app/events/events.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
 const skip = !REDIS_URL && 'REDIS_URL is not set';

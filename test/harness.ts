@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
-import { startRuntime, type Runtime } from '../src/app/runtime.ts';
+import { startRuntime, type Runtime } from '../src/runtime/runtime.ts';
 import { ManualClock } from '../src/infra/clock.ts';
 import { startSim, type SimHandle } from '../src/sim/index.ts';
-import { appendLedgerEntry } from '../src/app/ledger.ts';
+import { appendLedgerEntry } from '../src/app/money/ledger.ts';
 
 export interface TestDatabase {
   url: string;

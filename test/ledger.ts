@@ -1,7 +1,7 @@
 // Writing wallet movements for tests through the real ledger append (D8), at chosen times.
 import { randomUUID } from 'node:crypto';
-import type { Services } from '../src/app/services.ts';
-import { appendLedgerEntry } from '../src/app/ledger.ts';
+import type { Services } from '../src/app/shared/services.ts';
+import { appendLedgerEntry } from '../src/app/money/ledger.ts';
 
 export function credit(s: Services, tenantId: string, micros: bigint, at = s.clock.now()) {
   return s.db.transaction().execute((tx) => appendLedgerEntry(tx, s.secrets.ledger, { tenantId, projectId: null, eventType: 'ADJUSTMENT', amountMicros: micros, at }));

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import { startTestServer, tenantWithKey, type TestServer } from './harness.ts';
 import { openStream } from './sse-client.ts';
-import { loadCallContext } from '../src/app/wallet.ts';
+import { loadCallContext } from '../src/app/money/wallet.ts';
 
 let srv: TestServer;
 before(async () => {

@@ -3,11 +3,11 @@
 // that look like what the proxy pipeline passes.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Services } from '../src/app/services.ts';
-import { login, signup, type Role } from '../src/app/auth.ts';
-import { appendLedgerEntry } from '../src/app/ledger.ts';
-import { getDefaultProjectId } from '../src/app/projects.ts';
-import type { Reservation, SettlementInput } from '../src/app/wallet.ts';
+import type { Services } from '../src/app/shared/services.ts';
+import { login, signup, type Role } from '../src/app/identity/auth.ts';
+import { appendLedgerEntry } from '../src/app/money/ledger.ts';
+import { getDefaultProjectId } from '../src/app/projects/projects.ts';
+import type { Reservation, SettlementInput } from '../src/app/money/wallet.ts';
 import { decideLayer1 } from '../src/core/routing/layer1.ts';
 import type { CanonicalRequest } from '../src/core/canonical/types.ts';
 import type { ProviderKey } from '../src/core/providers.ts';

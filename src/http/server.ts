@@ -3,7 +3,7 @@
 import Fastify, { LogController } from 'fastify';
 import cookie from '@fastify/cookie';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Services } from '../app/services.ts';
+import type { Services } from '../app/shared/services.ts';
 import { appError } from '../core/errors.ts';
 import { apiErrorHandler, sendApiError } from './errors.ts';
 import { renderProxyError, shapeForUrl } from './proxy/scope.ts';

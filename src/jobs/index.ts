@@ -1,7 +1,7 @@
 // Background jobs on pg-boss, on the same PostgreSQL (ARCHITECTURE "jobs"). Each *.job.ts exports
 // a JobModule; this flat list is what the worker runs. Producers (the API) only need `boss.send`.
 import type PgBoss from 'pg-boss';
-import type { Services } from '../app/services.ts';
+import type { Services } from '../app/shared/services.ts';
 import reservationSweep from './reservation-sweep.job.ts';
 import autoTopup from './auto-topup.job.ts';
 import { qaScoreJob } from './qa-score.job.ts';

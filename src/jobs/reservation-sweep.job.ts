@@ -1,7 +1,7 @@
 // Runs the reservation sweeper every minute, and once when a worker starts, so a worker restarted
 // after a crash releases the holds the crash left behind straight away (D8).
 import type { JobModule } from './index.ts';
-import { SWEEP_QUEUE, sweepReservations } from '../app/sweeper.ts';
+import { SWEEP_QUEUE, sweepReservations } from '../app/money/sweeper.ts';
 
 const job: JobModule = {
   name: SWEEP_QUEUE,

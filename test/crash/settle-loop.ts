@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { loadConfig } from '../../src/config.ts';
-import { startRuntime } from '../../src/app/runtime.ts';
-import { settleCall, type Reservation } from '../../src/app/wallet.ts';
+import { startRuntime } from '../../src/runtime/runtime.ts';
+import { settleCall, type Reservation } from '../../src/app/money/wallet.ts';
 import { settlement } from '../money.ts';
 
 const input = JSON.parse(readFileSync(process.argv[2], 'utf8')) as Array<{ id: string; tenantId: string; projectId: string; amountMicros: string; createdAt: string }>;

@@ -1,8 +1,8 @@
 // Who is calling /api: a Bearer access JWT, a personal access token, or the access-token cookie
 // (for the event stream and the web app). Also applies the per-user /api rate limit (D9).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { authenticate, requireRole, type AuthContext, type Role } from '../../app/auth.ts';
-import type { Services } from '../../app/services.ts';
+import { authenticate, requireRole, type AuthContext, type Role } from '../../app/identity/auth.ts';
+import type { Services } from '../../app/shared/services.ts';
 import { appError } from '../../core/errors.ts';
 import { rateLimitHeaders } from './rate-limit.ts';
 

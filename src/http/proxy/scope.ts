@@ -3,13 +3,13 @@
 // per shape, the per-tenant rate limit per surface (spec §8), the streaming sink over the raw
 // socket, and the error handler that renders the vendor's error body.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Services } from '../../app/services.ts';
+import type { Services } from '../../app/shared/services.ts';
 import type { ClientShape } from '../../core/canonical/types.ts';
 import { appError, AppError } from '../../core/errors.ts';
 import { WIRES } from '../../wire/index.ts';
-import { runCall, type CallRequest, type Surface } from '../../app/call/pipeline.ts';
-import type { StreamSink } from '../../app/call/stream.ts';
-import type { KeyPrincipal } from '../../app/keys.ts';
+import { runCall, type CallRequest, type Surface } from '../../app/calls/pipeline.ts';
+import type { StreamSink } from '../../app/calls/stream.ts';
+import type { KeyPrincipal } from '../../app/identity/keys.ts';
 import { toAppError } from '../errors.ts';
 import { rateLimitHeaders } from '../plugins/rate-limit.ts';
 import type { App } from '../api/common.ts';

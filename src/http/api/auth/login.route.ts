@@ -2,8 +2,8 @@
 // result of spec §2; 10 attempts per minute per IP; lockout after 5 failures on an account.
 import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ACCESS_TTL_S, login } from '../../../app/auth.ts';
-import type { Services } from '../../../app/services.ts';
+import { ACCESS_TTL_S, login } from '../../../app/identity/auth.ts';
+import type { Services } from '../../../app/shared/services.ts';
 import { appError } from '../../../core/errors.ts';
 import { ACCESS_COOKIE, metaOf } from '../../plugins/auth.ts';
 import { rateLimitHeaders } from '../../plugins/rate-limit.ts';

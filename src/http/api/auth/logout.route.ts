@@ -1,5 +1,5 @@
 // POST /api/auth/logout: ends the current session; its refresh token dies with it.
-import { logout } from '../../../app/auth.ts';
+import { logout } from '../../../app/identity/auth.ts';
 import { ACCESS_COOKIE, authOf, metaOf, requireAuth } from '../../plugins/auth.ts';
 import { emptyData, ok, type RouteModule } from '../common.ts';
 

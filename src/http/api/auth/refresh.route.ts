@@ -1,7 +1,7 @@
 // POST /api/auth/refresh {refreshToken} → {accessToken, refreshToken} (D2): rotation with reuse
 // detection; a reused refresh token revokes its whole session.
 import { z } from 'zod';
-import { refresh } from '../../../app/auth.ts';
+import { refresh } from '../../../app/identity/auth.ts';
 import { metaOf } from '../../plugins/auth.ts';
 import { envelope, ok, type RouteModule } from '../common.ts';
 import { tokens } from './schemas.ts';

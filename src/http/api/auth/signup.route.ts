@@ -1,6 +1,6 @@
 // POST /api/auth/signup (D2): a tenant, its owner, its wallet and a default project in one go.
 import { z } from 'zod';
-import { signup } from '../../../app/auth.ts';
+import { signup } from '../../../app/identity/auth.ts';
 import { metaOf } from '../../plugins/auth.ts';
 import { envelope, ok, type RouteModule } from '../common.ts';
 import { email, loginResult, password } from './schemas.ts';

@@ -1,7 +1,7 @@
 // E-mail verification: POST /api/users/me/verify-email sends the link; GET
 // /api/auth/verify-email?token= (the link itself) sets emailVerifiedAt.
 import { z } from 'zod';
-import { sendVerificationEmail, verifyEmail } from '../../../app/users.ts';
+import { sendVerificationEmail, verifyEmail } from '../../../app/identity/users.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { emptyData, envelope, ok, type RouteModule } from '../common.ts';
 import { profile } from '../users/schemas.ts';

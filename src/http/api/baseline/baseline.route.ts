@@ -1,7 +1,7 @@
 // GET/PATCH /api/tenant/baseline: the tenant's benchmark provider (D7). Reading: any member;
 // changing: admins and owners. A change applies to new calls only.
 import { z } from 'zod';
-import { getBaseline, setBaseline } from '../../../app/baseline.ts';
+import { getBaseline, setBaseline } from '../../../app/money/baseline.ts';
 import { PROVIDER_KEYS } from '../../../core/providers.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { envelope, ok, type RouteModule } from '../common.ts';

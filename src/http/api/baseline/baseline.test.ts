@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createTestDatabase, startTestServer, type TestServer } from '../../../../test/harness.ts';
 import { memberOf, newTenant } from '../../../../test/money.ts';
 import { loadConfig } from '../../../config.ts';
-import { assertRegistry, startRuntime } from '../../../app/runtime.ts';
+import { assertRegistry, startRuntime } from '../../../runtime/runtime.ts';
 import { BRANDS } from '../../../core/providers.ts';
 import { PRICE_BOOK, type PriceBook } from '../../../core/pricing/index.ts';
 

@@ -3,7 +3,7 @@
 // payment confirmed → WALLET_TOPUP entry). Public by design, like a processor's hosted page: the
 // checkout id is an unguessable 24-character token.
 import { z } from 'zod';
-import { confirmSandboxCheckout, getSandboxCheckout } from '../../../app/topups.ts';
+import { confirmSandboxCheckout, getSandboxCheckout } from '../../../app/money/topups.ts';
 import { formatUsd2 } from '../../../core/money.ts';
 import { appError } from '../../../core/errors.ts';
 import { SANDBOX_CHECKOUT_PATH, sandboxSavedMethod } from '../../../infra/payments/sandbox.ts';

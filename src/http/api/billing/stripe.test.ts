@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { startTestServer, type TestServer } from '../../../../test/harness.ts';
 import { callId, newTenant, settlement, waitFor, walletRow, type Tenant } from '../../../../test/money.ts';
-import { reserve, settleCall } from '../../../app/wallet.ts';
+import { reserve, settleCall } from '../../../app/money/wallet.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_switchboard_secret';
 const signer = new Stripe('sk_test_signer_only');

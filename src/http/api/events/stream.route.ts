@@ -3,7 +3,7 @@
 // with credentials); a project of another tenant is a 404, exactly like one that does not exist.
 // Resume with the Last-Event-ID header, or `?lastEventId=` for EventSource polyfills.
 import { z } from 'zod';
-import { getProject } from '../../../app/projects.ts';
+import { getProject } from '../../../app/projects/projects.ts';
 import { appError } from '../../../core/errors.ts';
 import { ACCESS_COOKIE, authOf, bearer, requireAuth } from '../../plugins/auth.ts';
 import { idParams, type RouteModule } from '../common.ts';

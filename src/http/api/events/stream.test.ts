@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { signupTenant, startTestServer, type TestServer } from '../../../../test/harness.ts';
 import { openStream } from '../../../../test/sse-client.ts';
 import { tenantIdOf } from '../../../../test/helpers.ts';
-import { emitEvent, enqueueEventInTx, kickOutbox } from '../../../app/events.ts';
-import { connectorConnected } from '../../../app/stages.ts';
+import { emitEvent, enqueueEventInTx, kickOutbox } from '../../../app/events/events.ts';
+import { connectorConnected } from '../../../app/projects/stages.ts';
 
 let srv: TestServer;
 before(async () => {

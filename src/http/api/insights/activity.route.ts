@@ -2,7 +2,7 @@
 // feed with its free-text search over prompt fragments, project names and model ids (spec §1
 // /analytics; the delivery path may show here, D8).
 import { z } from 'zod';
-import { activity } from '../../../app/insights-views.ts';
+import { activity } from '../../../app/insights/insights-views.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { envelope, ok, type RouteModule } from '../common.ts';
 import { activityList } from './schemas.ts';

@@ -1,9 +1,9 @@
 // Service API keys (D3): POST /api/keys → {key, record} (the key is shown once), GET /api/keys,
 // POST /api/keys/:id/rotate (old key lives 24 h more), DELETE /api/keys/:id (revoked at once).
 import { z } from 'zod';
-import { audit } from '../../../app/audit.ts';
-import { createKey, listKeys, revokeKey, rotateKey } from '../../../app/keys.ts';
-import { getDefaultProjectId, getProject } from '../../../app/projects.ts';
+import { audit } from '../../../app/identity/audit.ts';
+import { createKey, listKeys, revokeKey, rotateKey } from '../../../app/identity/keys.ts';
+import { getDefaultProjectId, getProject } from '../../../app/projects/projects.ts';
 import { authOf, metaOf, requireAuth } from '../../plugins/auth.ts';
 import { envelope, idParams, ok, pageOf, pageQuerySchema, type RouteModule } from '../common.ts';
 

@@ -1,7 +1,7 @@
 // GET /api/tenant/ledger/export: the ledger as CSV with the same filters as the listing and only
 // customer columns (D8: no model ids, no internal codes). Every export is written to the export
 // log the Audit tab shows. Capped at MAX_EXPORT_ROWS; narrow the filters for more.
-import { listLedger } from '../../../app/ledger-view.ts';
+import { listLedger } from '../../../app/money/ledger-view.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import type { RouteModule } from '../common.ts';
 import { filtersOf, ledgerQuery } from './schemas.ts';

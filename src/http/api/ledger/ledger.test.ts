@@ -7,12 +7,12 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { startTestServer, type TestServer } from '../../../../test/harness.ts';
 import { callId, credit, makePlatformAdmin, memberOf, newTenant, settlement, type Tenant } from '../../../../test/money.ts';
-import { reserve, settleCall } from '../../../app/wallet.ts';
-import { sealedRowOf, verifyLedger } from '../../../app/ledger-view.ts';
+import { reserve, settleCall } from '../../../app/money/wallet.ts';
+import { sealedRowOf, verifyLedger } from '../../../app/money/ledger-view.ts';
 import { ledgerPayloadOf } from '../../../core/ledger/payload.ts';
 import { seal } from '../../../core/ledger/seal.ts';
 import { canonicalJson } from '../../../core/ledger/canonical-json.ts';
-import { createProject } from '../../../app/projects.ts';
+import { createProject } from '../../../app/projects/projects.ts';
 
 let srv: TestServer;
 before(async () => {

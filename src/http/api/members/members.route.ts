@@ -1,7 +1,7 @@
 // Tenant members: GET /api/members, POST /api/members {email, role},
 // PATCH /api/members/:id {role}, DELETE /api/members/:id (owners/admins; see app/members.ts).
 import { z } from 'zod';
-import { addMember, changeRole, listMembers, removeMember } from '../../../app/members.ts';
+import { addMember, changeRole, listMembers, removeMember } from '../../../app/identity/members.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { emptyData, envelope, idParams, ok, type RouteModule } from '../common.ts';
 

@@ -1,7 +1,7 @@
 // GET/PATCH /api/users/me/notifications: the signed-in user's alert and digest settings for the
 // session's tenant (spec §1 /notifications). Setting a webhook URL returns its signing secret once.
 import { z } from 'zod';
-import { ALERT_CHANNELS, DIGEST_CADENCES, getNotificationSettings, updateNotificationSettings } from '../../../app/notifications.ts';
+import { ALERT_CHANNELS, DIGEST_CADENCES, getNotificationSettings, updateNotificationSettings } from '../../../app/events/notifications.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { envelope, nonNegativeMicros, ok, type RouteModule } from '../common.ts';
 

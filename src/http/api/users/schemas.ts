@@ -1,7 +1,7 @@
 // The profile schema: the PATCH body here is THE schema the web app validates with (spec §2:
 // "PATCH validation uses the same schema the UI uses"), so it lives in one exported place.
 import { z } from 'zod';
-import { IDLE_CHOICES } from '../../../app/auth.ts';
+import { IDLE_CHOICES } from '../../../app/identity/auth.ts';
 
 const isTimeZone = (tz: string) => {
   try {

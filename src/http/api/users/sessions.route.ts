@@ -1,6 +1,6 @@
 // GET /api/users/me/sessions and DELETE /api/users/me/sessions/:id (refresh token dead at once).
 import { z } from 'zod';
-import { listSessions, revokeSession } from '../../../app/auth.ts';
+import { listSessions, revokeSession } from '../../../app/identity/auth.ts';
 import { authOf, metaOf, requireAuth } from '../../plugins/auth.ts';
 import { emptyData, envelope, idParams, ok, type RouteModule } from '../common.ts';
 

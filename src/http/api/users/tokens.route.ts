@@ -1,6 +1,6 @@
 // Personal access tokens (D2): POST returns the token once; GET lists; DELETE revokes.
 import { z } from 'zod';
-import { createPat, listPats, revokePat } from '../../../app/auth.ts';
+import { createPat, listPats, revokePat } from '../../../app/identity/auth.ts';
 import { authOf, metaOf, requireAuth } from '../../plugins/auth.ts';
 import { emptyData, envelope, idParams, ok, type RouteModule } from '../common.ts';
 

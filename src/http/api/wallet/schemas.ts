@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TOPUP_MAX_MICROS, TOPUP_MIN_MICROS, isWholeCents } from '../../../core/money.ts';
-import type { WalletView } from '../../../app/wallet-view.ts';
+import type { WalletView } from '../../../app/money/wallet-view.ts';
 import { microsString, nonNegativeMicros } from '../common.ts';
 
 export const wallet = z.object({

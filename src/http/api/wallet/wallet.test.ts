@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { startTestServer, type TestServer } from '../../../../test/harness.ts';
 import { callId, credit, ledgerSum, memberOf, newTenant, settlement, waitFor, walletRow, type Tenant } from '../../../../test/money.ts';
-import { reserve, settleCall } from '../../../app/wallet.ts';
-import { verifyLedger } from '../../../app/ledger-view.ts';
+import { reserve, settleCall } from '../../../app/money/wallet.ts';
+import { verifyLedger } from '../../../app/money/ledger-view.ts';
 
 let srv: TestServer;
 before(async () => {

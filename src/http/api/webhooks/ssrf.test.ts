@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { signupTenant, startTestServer, type TestServer } from '../../../../test/harness.ts';
 import { startReceiver, type Receiver } from '../../../../test/webhook-receiver.ts';
 import { eventually, tenantIdOf } from '../../../../test/helpers.ts';
-import { emitEvent } from '../../../app/events.ts';
-import { getDelivery, listDeliveries } from '../../../app/webhooks.ts';
+import { emitEvent } from '../../../app/events/events.ts';
+import { getDelivery, listDeliveries } from '../../../app/events/webhooks.ts';
 import { checkWebhookUrl, createWebhookClient } from '../../../infra/webhook-client.ts';
 
 let srv: TestServer;

@@ -11,7 +11,7 @@ import {
   replayDelivery,
   rotateWebhookSecret,
   updateWebhook,
-} from '../../../app/webhooks.ts';
+} from '../../../app/events/webhooks.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { emptyData, envelope, idParams, ok, pageOf, pageQuerySchema, type RouteModule } from '../common.ts';
 import { createWebhookBody, delivery, deliveryDetail, patchWebhookBody, webhook, webhookWithSecret } from './schemas.ts';

@@ -8,8 +8,8 @@ import { signupTenant, startTestServer, type TestServer } from '../../../../test
 import { startReceiver, verifyServiceSignature, verifyStandardSignature, type Receiver } from '../../../../test/webhook-receiver.ts';
 import { eventually, signIn, tenantIdOf } from '../../../../test/helpers.ts';
 import { openStream } from '../../../../test/sse-client.ts';
-import { emitEvent, insertDeliveries } from '../../../app/events.ts';
-import { attemptDelivery, deliverDue, getDelivery, listDeliveries, MAX_WEBHOOKS_PER_TENANT, purgeExpired, RETRY_DELAYS_MS } from '../../../app/webhooks.ts';
+import { emitEvent, insertDeliveries } from '../../../app/events/events.ts';
+import { attemptDelivery, deliverDue, getDelivery, listDeliveries, MAX_WEBHOOKS_PER_TENANT, purgeExpired, RETRY_DELAYS_MS } from '../../../app/events/webhooks.ts';
 import { WEBHOOK_MAX_BODY_BYTES } from '../../../infra/webhook-client.ts';
 
 let srv: TestServer;

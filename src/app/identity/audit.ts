@@ -1,0 +1,147 @@
+// The security audit log (D2): login, logout, failed login, token create/revoke, session revoke,
+// key rotate. Append-only and HMAC-chained per user exactly like the ledger, so it verifies the
+// same way. Appends for one user are serialised by a transaction-scoped advisory lock.
+import { sql, type Selectable } from 'kysely';
+import type { SecurityAuditTable } from '../../store/schema.ts';
+import type { Db, Executor } from '../../store/db.ts';
+import { GENESIS_HASH, seal, verifyPayloadChain } from '../../core/ledger/seal.ts';
+import { decodeCursor, toPage, type PageQuery } from '../shared/pagination.ts';
+
+export type AuditEvent =
+  | 'signup'
+  | 'login'
+  | 'login_failed'
+  | 'account_locked'
+  | 'logout'
+  | 'refresh_reuse_detected'
+  | 'session_revoked'
+  | 'session_idle_expired'
+  | 'token_created'
+  | 'token_revoked'
+  | 'key_created'
+  | 'key_rotated'
+  | 'key_revoked'
+  | 'password_changed'
+  | 'email_verified';
+
+export interface AuditInput {
+  userId: string;
+  tenantId: string | null;
+  event: AuditEvent;
+  ip?: string | null;
+  userAgent?: string | null;
+  detail?: Record<string, string | number | boolean | null>;
+  at: Date;
+}
+
+function payloadOf(r: {
+  id: string;
+  userId: string;
+  tenantId: string | null;
+  seq: bigint;
+  event: string;
+  ip: string | null;
+  userAgent: string | null;
+  detail: unknown;
+  createdAt: string;
+}) {
+  return { ...r, seq: r.seq.toString() };
+}
+
+async function append(tx: Executor, secret: Buffer, e: AuditInput): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${'audit:' + e.userId}, 0))`.execute(tx);
+  const head = await tx
+    .selectFrom('security_audit')
+    .select(['seq', 'seal_hash'])
+    .where('user_id', '=', e.userId)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const seq = (head?.seq ?? 0n) + 1n;
+  const prevHash = head?.seal_hash ?? GENESIS_HASH;
+  const id = crypto.randomUUID();
+  const createdAt = e.at.toISOString();
+  const detail = e.detail ?? {};
+  const p = payloadOf({
+    id,
+    userId: e.userId,
+    tenantId: e.tenantId,
+    seq,
+    event: e.event,
+    ip: e.ip ?? null,
+    userAgent: e.userAgent ?? null,
+    detail,
+    createdAt,
+  });
+  await tx
+    .insertInto('security_audit')
+    .values({
+      id,
+      user_id: e.userId,
+      tenant_id: e.tenantId,
+      seq,
+      event: e.event,
+      ip: e.ip ?? null,
+      user_agent: e.userAgent ?? null,
+      detail: JSON.stringify(detail),
+      created_at: createdAt,
+      prev_hash: prevHash,
+      seal_hash: seal(secret, prevHash, p),
+    })
+    .execute();
+}
+
+/** Append within the caller's transaction when given one, else in a transaction of its own. */
+export async function audit(db: Executor, secret: Buffer, e: AuditInput): Promise<void> {
+  if ('isTransaction' in db && db.isTransaction) return append(db, secret, e);
+  await (db as Db).transaction().execute((tx) => append(tx, secret, e));
+}
+
+type AuditRow = Selectable<SecurityAuditTable>;
+
+const toView = (r: AuditRow) => ({
+  id: r.id,
+  event: r.event,
+  ip: r.ip,
+  userAgent: r.user_agent,
+  detail: r.detail as Record<string, unknown>,
+  createdAt: r.created_at.toISOString(),
+  sealHash: r.seal_hash,
+  prevHash: r.prev_hash,
+});
+
+export async function listAudit(db: Db, userId: string, page: PageQuery) {
+  const c = decodeCursor(page.cursor, ['seq']);
+  let q = db.selectFrom('security_audit').selectAll().where('user_id', '=', userId);
+  if (c) q = q.where('seq', '<', BigInt(c.seq));
+  const rows = await q.orderBy('seq', 'desc').limit(page.limit + 1).execute();
+  return toPage(rows, page.limit, toView, (r) => ({ seq: r.seq.toString() }));
+}
+
+export async function verifyAudit(db: Db, secret: Buffer, userId: string) {
+  const rows = await db
+    .selectFrom('security_audit')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('seq', 'asc')
+    .execute();
+  return verifyPayloadChain(
+    rows.map((r) => ({
+      id: r.id,
+      prevHash: r.prev_hash,
+      sealHash: r.seal_hash,
+      payload: payloadOf({
+        id: r.id,
+        userId: r.user_id,
+        tenantId: r.tenant_id,
+        seq: r.seq,
+        event: r.event,
+        ip: r.ip,
+        userAgent: r.user_agent,
+        detail: r.detail,
+        createdAt: r.created_at.toISOString(),
+      }),
+    })),
+    secret,
+  );
+}

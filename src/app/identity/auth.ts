@@ -1,0 +1,391 @@
+// Authentication (D2): signup, login with lockout, rotating refresh tokens with reuse detection,
+// logout, sessions with server-side idle sign-out, and personal access tokens. Access tokens are
+// 15-minute HS256 JWTs carrying the session id; every /api request checks that session.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { sql } from 'kysely';
+import type { Db, Executor } from '../../store/db.ts';
+import type { Services } from '../shared/services.ts';
+import { appError } from '../../core/errors.ts';
+import { base62, formatKey, hashSecret, isWellFormedKey, PAT_PREFIX } from '../../core/tokens.ts';
+import { audit } from './audit.ts';
+import { createProject } from '../projects/projects.ts';
+
+export const ACCESS_TTL_S = 15 * 60;
+export const REFRESH_TTL_S = 7 * 24 * 60 * 60;
+export const LOCKOUT_THRESHOLD = 5;
+export const LOCKOUT_MS = 15 * 60 * 1000;
+export const MIN_PASSWORD_LENGTH = 12;
+
+export type Role = 'owner' | 'admin' | 'member' | 'viewer';
+export const ROLE_RANK: Record<Role, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
+
+export const IDLE_CHOICES = ['15min', '1h', '4h', '24h', 'never'] as const;
+export type IdleChoice = (typeof IDLE_CHOICES)[number];
+const IDLE_MS: Record<IdleChoice, number | null> = {
+  '15min': 15 * 60_000,
+  '1h': 3_600_000,
+  '4h': 4 * 3_600_000,
+  '24h': 24 * 3_600_000,
+  never: null,
+};
+/** last_seen_at is refreshed at most this often, so authenticated reads do not all write. */
+const TOUCH_EVERY_MS = 30_000;
+
+export interface AuthContext {
+  userId: string;
+  tenantId: string;
+  role: Role;
+  platformAdmin: boolean;
+  sessionId: string | null;
+  patId: string | null;
+}
+
+export interface RequestMeta {
+  ip?: string | null;
+  userAgent?: string | null;
+}
+
+export interface UserView {
+  id: string;
+  email: string;
+  name: string;
+}
+
+export interface LoginResult {
+  user: UserView;
+  tokens: { accessToken: string; refreshToken: string };
+}
+
+export const hashPassword = (pw: string) => argonHash(pw, { algorithm: 2 /* Argon2id */ });
+
+// A fixed hash verified when the email is unknown, so both paths cost one argon2 verify and the
+// response time does not reveal which emails have accounts.
+let dummyHash: Promise<string> | null = null;
+const getDummyHash = () => (dummyHash ??= hashPassword(randomBytes(16).toString('hex')));
+
+async function issueTokens(s: Services, userId: string, tenantId: string, sessionId: string, jti: string) {
+  const now = Math.floor(s.clock.now().getTime() / 1000);
+  const accessToken = await new SignJWT({ tid: tenantId, sid: sessionId, typ: 'access' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(userId)
+    .setIssuedAt(now)
+    .setExpirationTime(now + ACCESS_TTL_S)
+    .sign(s.secrets.jwt);
+  const refreshToken = await new SignJWT({ tid: tenantId, sid: sessionId, typ: 'refresh' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(userId)
+    .setJti(jti)
+    .setIssuedAt(now)
+    .setExpirationTime(now + REFRESH_TTL_S)
+    .sign(s.secrets.jwt);
+  return { accessToken, refreshToken };
+}
+
+async function verifyJwt(s: Services, token: string, typ: 'access' | 'refresh') {
+  try {
+    const { payload } = await jwtVerify(token, s.secrets.jwt, {
+      algorithms: ['HS256'],
+      currentDate: s.clock.now(),
+    });
+    if (payload.typ !== typ || typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.tid !== 'string') {
+      throw appError('invalid_token');
+    }
+    return payload as typeof payload & { sub: string; sid: string; tid: string };
+  } catch (e) {
+    if (e instanceof joseErrors.JOSEError) throw appError('invalid_token');
+    throw e;
+  }
+}
+
+async function startSession(s: Services, tx: Executor, userId: string, tenantId: string, meta: RequestMeta) {
+  const jti = randomUUID();
+  const now = s.clock.now();
+  const session = await tx
+    .insertInto('sessions')
+    .values({
+      user_id: userId,
+      tenant_id: tenantId,
+      refresh_jti: jti,
+      ip: meta.ip ?? null,
+      user_agent: meta.userAgent?.slice(0, 512) ?? null,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: new Date(now.getTime() + REFRESH_TTL_S * 1000),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return issueTokens(s, userId, tenantId, session.id, jti).then((tokens) => ({ tokens, sessionId: session.id }));
+}
+
+export async function signup(
+  s: Services,
+  input: { email: string; password: string; name: string; tenantName: string },
+  meta: RequestMeta,
+): Promise<LoginResult> {
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await s.db.transaction().execute(async (tx) => {
+      const tenant = await tx.insertInto('tenants').values({ name: input.tenantName }).returning('id').executeTakeFirstOrThrow();
+      const user = await tx
+        .insertInto('users')
+        .values({ email: input.email, password_hash: passwordHash, name: input.name })
+        .returning(['id', 'email', 'name'])
+        .executeTakeFirstOrThrow();
+      await tx.insertInto('memberships').values({ tenant_id: tenant.id, user_id: user.id, role: 'owner' }).execute();
+      await tx.insertInto('wallets').values({ tenant_id: tenant.id }).execute();
+      await createProject(tx, tenant.id, { name: 'Default project', isDefault: true });
+      const { tokens } = await startSession(s, tx, user.id, tenant.id, meta);
+      await audit(tx, s.secrets.ledger, { userId: user.id, tenantId: tenant.id, event: 'signup', at: s.clock.now(), ...meta });
+      return { user, tokens };
+    });
+  } catch (e) {
+    if ((e as { code?: string }).code === '23505') throw appError('email_taken');
+    throw e;
+  }
+}
+
+export async function login(s: Services, input: { email: string; password: string }, meta: RequestMeta): Promise<LoginResult> {
+  const user = await s.db
+    .selectFrom('users')
+    .select(['id', 'email', 'name', 'password_hash', 'failed_logins', 'locked_until'])
+    .where(sql`lower(email)`, '=', input.email.toLowerCase())
+    .executeTakeFirst();
+  const now = s.clock.now();
+  if (!user) {
+    await argonVerify(await getDummyHash(), input.password).catch(() => false);
+    throw appError('invalid_credentials');
+  }
+  const locked = user.locked_until !== null && user.locked_until > now;
+  const good = await argonVerify(user.password_hash, input.password).catch(() => false);
+  if (locked || !good) {
+    if (!locked) {
+      // Count atomically so parallel guesses cannot slip past the threshold.
+      const r = await s.db
+        .updateTable('users')
+        .set({ failed_logins: sql`failed_logins + 1` })
+        .where('id', '=', user.id)
+        .returning('failed_logins')
+        .executeTakeFirstOrThrow();
+      await audit(s.db, s.secrets.ledger, { userId: user.id, tenantId: null, event: 'login_failed', at: now, ...meta });
+      if (r.failed_logins >= LOCKOUT_THRESHOLD) {
+        await s.db
+          .updateTable('users')
+          .set({ locked_until: new Date(now.getTime() + LOCKOUT_MS), failed_logins: 0 })
+          .where('id', '=', user.id)
+          .execute();
+        await audit(s.db, s.secrets.ledger, { userId: user.id, tenantId: null, event: 'account_locked', at: now, ...meta });
+      }
+    } else {
+      await audit(s.db, s.secrets.ledger, { userId: user.id, tenantId: null, event: 'login_failed', at: now, detail: { locked: true }, ...meta });
+    }
+    throw appError('invalid_credentials');
+  }
+  const membership = await s.db
+    .selectFrom('memberships')
+    .select('tenant_id')
+    .where('user_id', '=', user.id)
+    .orderBy('created_at', 'asc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!membership) throw appError('invalid_credentials');
+  return s.db.transaction().execute(async (tx) => {
+    await tx.updateTable('users').set({ failed_logins: 0, locked_until: null }).where('id', '=', user.id).execute();
+    const { tokens, sessionId } = await startSession(s, tx, user.id, membership.tenant_id, meta);
+    await audit(tx, s.secrets.ledger, { userId: user.id, tenantId: membership.tenant_id, event: 'login', at: now, detail: { sessionId }, ...meta });
+    return { user: { id: user.id, email: user.email, name: user.name }, tokens };
+  });
+}
+
+/** Rotate: the presented refresh token must be the session's current one; an older one is a reuse and ends the session. */
+export async function refresh(s: Services, refreshToken: string, meta: RequestMeta) {
+  const claims = await verifyJwt(s, refreshToken, 'refresh');
+  const now = s.clock.now();
+  return s.db.transaction().execute(async (tx) => {
+    const session = await tx
+      .selectFrom('sessions')
+      .selectAll()
+      .where('id', '=', claims.sid)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!session || session.revoked_at || session.expires_at <= now) throw appError('session_revoked');
+    if (session.refresh_jti !== claims.jti) {
+      await tx.updateTable('sessions').set({ revoked_at: now, revoke_reason: 'refresh_reuse' }).where('id', '=', session.id).execute();
+      await audit(tx, s.secrets.ledger, { userId: session.user_id, tenantId: session.tenant_id, event: 'refresh_reuse_detected', at: now, detail: { sessionId: session.id }, ...meta });
+      return null;
+    }
+    if (await endIfIdle(s, tx, session.id, session.user_id, session.tenant_id, session.last_seen_at)) return 'idle' as const;
+    const jti = randomUUID();
+    await tx.updateTable('sessions').set({ refresh_jti: jti, last_seen_at: now }).where('id', '=', session.id).execute();
+    return issueTokens(s, session.user_id, session.tenant_id, session.id, jti);
+  }).then((r) => {
+    // The revocation above must commit before we answer, so the error is thrown outside the transaction.
+    if (!r) throw appError('session_revoked', 'Refresh token reuse detected; the session has been revoked');
+    if (r === 'idle') throw appError('session_revoked', 'Signed out after inactivity');
+    return r;
+  });
+}
+
+/** Server-side idle sign-out: a session unused for longer than the user's setting ends (D2). */
+async function endIfIdle(s: Services, db: Executor, sessionId: string, userId: string, tenantId: string, lastSeen: Date): Promise<boolean> {
+  const u = await db.selectFrom('users').select('idle_timeout').where('id', '=', userId).executeTakeFirstOrThrow();
+  const idle = IDLE_MS[u.idle_timeout as IdleChoice];
+  const now = s.clock.now();
+  if (idle === null || now.getTime() - lastSeen.getTime() <= idle) return false;
+  const r = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now, revoke_reason: 'idle' })
+    .where('id', '=', sessionId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (r.numUpdatedRows > 0n) await audit(db, s.secrets.ledger, { userId, tenantId, event: 'session_idle_expired', at: now, detail: { sessionId } });
+  return true;
+}
+
+export async function logout(s: Services, ctx: AuthContext, meta: RequestMeta) {
+  if (!ctx.sessionId) throw appError('forbidden', 'Personal access tokens have no session to end');
+  await revokeSession(s, ctx, ctx.sessionId, 'logout', meta);
+}
+
+export async function revokeSession(s: Services, ctx: AuthContext, sessionId: string, reason: 'logout' | 'revoked', meta: RequestMeta) {
+  const now = s.clock.now();
+  const r = await s.db
+    .updateTable('sessions')
+    .set({ revoked_at: now, revoke_reason: reason })
+    .where('id', '=', sessionId)
+    .where('user_id', '=', ctx.userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (r.numUpdatedRows === 0n) throw appError('not_found', 'Session not found');
+  await audit(s.db, s.secrets.ledger, {
+    userId: ctx.userId,
+    tenantId: ctx.tenantId,
+    event: reason === 'logout' ? 'logout' : 'session_revoked',
+    at: now,
+    detail: { sessionId },
+    ...meta,
+  });
+}
+
+export async function listSessions(s: Services, ctx: AuthContext) {
+  const rows = await s.db
+    .selectFrom('sessions')
+    .select(['id', 'ip', 'user_agent', 'created_at', 'last_seen_at', 'expires_at'])
+    .where('user_id', '=', ctx.userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', s.clock.now())
+    .orderBy('last_seen_at', 'desc')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    ip: r.ip,
+    userAgent: r.user_agent,
+    createdAt: r.created_at.toISOString(),
+    lastSeenAt: r.last_seen_at.toISOString(),
+    expiresAt: r.expires_at.toISOString(),
+    current: r.id === ctx.sessionId,
+  }));
+}
+
+/** Resolve `Authorization: Bearer` (or the access cookie) into who is calling, or throw 401. */
+export async function authenticate(s: Services, token: string): Promise<AuthContext> {
+  if (token.startsWith(PAT_PREFIX)) return authenticatePat(s, token);
+  const claims = await verifyJwt(s, token, 'access');
+  const row = await s.db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .innerJoin('memberships as m', (j) => j.onRef('m.user_id', '=', 's.user_id').onRef('m.tenant_id', '=', 's.tenant_id'))
+    .select(['s.id', 's.revoked_at', 's.last_seen_at', 's.expires_at', 'u.platform_admin', 'u.idle_timeout', 'm.role'])
+    .where('s.id', '=', claims.sid)
+    .where('s.user_id', '=', claims.sub)
+    .executeTakeFirst();
+  const now = s.clock.now();
+  if (!row || row.revoked_at || row.expires_at <= now) throw appError('session_revoked');
+  if (await endIfIdle(s, s.db, row.id, claims.sub, claims.tid, row.last_seen_at)) {
+    throw appError('session_revoked', 'Signed out after inactivity');
+  }
+  if (now.getTime() - row.last_seen_at.getTime() > TOUCH_EVERY_MS) {
+    await s.db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', row.id).execute();
+  }
+  return { userId: claims.sub, tenantId: claims.tid, role: row.role, platformAdmin: row.platform_admin, sessionId: row.id, patId: null };
+}
+
+async function authenticatePat(s: Services, token: string): Promise<AuthContext> {
+  if (!isWellFormedKey(token, PAT_PREFIX)) throw appError('invalid_token');
+  const now = s.clock.now();
+  const row = await s.db
+    .selectFrom('personal_access_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .innerJoin('memberships as m', (j) => j.onRef('m.user_id', '=', 't.user_id').onRef('m.tenant_id', '=', 't.tenant_id'))
+    .select(['t.id', 't.user_id', 't.tenant_id', 't.expires_at', 't.revoked_at', 't.last_used_at', 'u.platform_admin', 'm.role'])
+    .where('t.token_hash', '=', hashSecret(token))
+    .executeTakeFirst();
+  if (!row || row.revoked_at || (row.expires_at && row.expires_at <= now)) throw appError('invalid_token');
+  if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > TOUCH_EVERY_MS) {
+    await s.db.updateTable('personal_access_tokens').set({ last_used_at: now }).where('id', '=', row.id).execute();
+  }
+  return { userId: row.user_id, tenantId: row.tenant_id, role: row.role, platformAdmin: row.platform_admin, sessionId: null, patId: row.id };
+}
+
+export async function createPat(s: Services, ctx: AuthContext, input: { name: string; expiresInDays?: number }, meta: RequestMeta) {
+  const token = formatKey(PAT_PREFIX, base62(randomBytes(64), 32));
+  const now = s.clock.now();
+  const row = await s.db
+    .insertInto('personal_access_tokens')
+    .values({
+      user_id: ctx.userId,
+      tenant_id: ctx.tenantId,
+      name: input.name,
+      token_hash: hashSecret(token),
+      prefix: token.slice(0, 12),
+      last4: token.slice(-4),
+      created_at: now,
+      expires_at: input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * 86_400_000) : null,
+    })
+    .returning(['id', 'name', 'prefix', 'last4', 'created_at', 'expires_at', 'last_used_at', 'revoked_at'])
+    .executeTakeFirstOrThrow();
+  await audit(s.db, s.secrets.ledger, { userId: ctx.userId, tenantId: ctx.tenantId, event: 'token_created', at: now, detail: { tokenId: row.id }, ...meta });
+  return { token, record: toPatView(row) };
+}
+
+type PatRow = { id: string; name: string; prefix: string; last4: string; created_at: Date; expires_at: Date | null; last_used_at: Date | null; revoked_at: Date | null };
+export const toPatView = (r: PatRow) => ({
+  id: r.id,
+  name: r.name,
+  prefix: r.prefix,
+  last4: r.last4,
+  createdAt: r.created_at.toISOString(),
+  expiresAt: r.expires_at?.toISOString() ?? null,
+  lastUsedAt: r.last_used_at?.toISOString() ?? null,
+  revokedAt: r.revoked_at?.toISOString() ?? null,
+});
+
+export async function listPats(s: Services, ctx: AuthContext) {
+  const rows = await s.db
+    .selectFrom('personal_access_tokens')
+    .select(['id', 'name', 'prefix', 'last4', 'created_at', 'expires_at', 'last_used_at', 'revoked_at'])
+    .where('user_id', '=', ctx.userId)
+    .where('tenant_id', '=', ctx.tenantId)
+    .orderBy('created_at', 'desc')
+    .execute();
+  return rows.map(toPatView);
+}
+
+export async function revokePat(s: Services, ctx: AuthContext, id: string, meta: RequestMeta) {
+  const now = s.clock.now();
+  const r = await s.db
+    .updateTable('personal_access_tokens')
+    .set({ revoked_at: now })
+    .where('id', '=', id)
+    .where('user_id', '=', ctx.userId)
+    .where('tenant_id', '=', ctx.tenantId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (r.numUpdatedRows === 0n) throw appError('not_found', 'Token not found');
+  await audit(s.db, s.secrets.ledger, { userId: ctx.userId, tenantId: ctx.tenantId, event: 'token_revoked', at: now, detail: { tokenId: id }, ...meta });
+}
+
+export function requireRole(ctx: AuthContext, min: Role): void {
+  if (ROLE_RANK[ctx.role] < ROLE_RANK[min]) throw appError('forbidden', `This action needs the ${min} role or higher`);
+}

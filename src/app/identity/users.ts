@@ -1,0 +1,116 @@
+// The signed-in user's profile (spec §2 User) and e-mail verification. The profile PATCH schema is
+// exported from http/api/users/schemas.ts so the web app validates with the very same rules.
+import { SignJWT, jwtVerify } from 'jose';
+import type { Services } from '../shared/services.ts';
+import { appError } from '../../core/errors.ts';
+import { audit } from './audit.ts';
+
+export interface UserProfile {
+  id: string;
+  email: string;
+  name: string;
+  timezone: string;
+  bio: string | null;
+  avatarUrl: string | null;
+  emailVerifiedAt: string | null;
+  idleTimeout: string;
+  platformAdmin: boolean;
+}
+
+const COLS = ['id', 'email', 'name', 'timezone', 'bio', 'avatar_url', 'email_verified_at', 'idle_timeout', 'platform_admin'] as const;
+type Row = { id: string; email: string; name: string; timezone: string; bio: string | null; avatar_url: string | null; email_verified_at: Date | null; idle_timeout: string; platform_admin: boolean };
+
+const toProfile = (r: Row): UserProfile => ({
+  id: r.id,
+  email: r.email,
+  name: r.name,
+  timezone: r.timezone,
+  bio: r.bio,
+  avatarUrl: r.avatar_url,
+  emailVerifiedAt: r.email_verified_at?.toISOString() ?? null,
+  idleTimeout: r.idle_timeout,
+  platformAdmin: r.platform_admin,
+});
+
+export async function getProfile(s: Services, userId: string): Promise<UserProfile> {
+  const r = await s.db.selectFrom('users').select(COLS).where('id', '=', userId).executeTakeFirst();
+  if (!r) throw appError('not_found', 'User not found');
+  return toProfile(r);
+}
+
+export interface ProfilePatch {
+  name?: string;
+  email?: string;
+  timezone?: string;
+  bio?: string | null;
+  avatarUrl?: string | null;
+  idleTimeout?: string;
+}
+
+export async function updateProfile(s: Services, userId: string, p: ProfilePatch): Promise<UserProfile> {
+  const set: Record<string, unknown> = { updated_at: s.clock.now() };
+  if (p.name !== undefined) set.name = p.name;
+  if (p.timezone !== undefined) set.timezone = p.timezone;
+  if (p.bio !== undefined) set.bio = p.bio;
+  if (p.avatarUrl !== undefined) set.avatar_url = p.avatarUrl;
+  if (p.idleTimeout !== undefined) set.idle_timeout = p.idleTimeout;
+  if (p.email !== undefined) {
+    set.email = p.email;
+    // A changed address is unverified until its own link is followed.
+    set.email_verified_at = null;
+  }
+  try {
+    const r = await s.db.updateTable('users').set(set).where('id', '=', userId).returning(COLS).executeTakeFirstOrThrow();
+    return toProfile(r);
+  } catch (e) {
+    if ((e as { code?: string }).code === '23505') throw appError('email_taken');
+    throw e;
+  }
+}
+
+const VERIFY_TTL_S = 24 * 3600;
+
+/** E-mail a one-day link whose token is bound to the address it was sent to. */
+export async function sendVerificationEmail(s: Services, userId: string): Promise<void> {
+  const u = await getProfile(s, userId);
+  const now = Math.floor(s.clock.now().getTime() / 1000);
+  const token = await new SignJWT({ typ: 'verify-email', email: u.email })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(u.id)
+    .setIssuedAt(now)
+    .setExpirationTime(now + VERIFY_TTL_S)
+    .sign(s.secrets.jwt);
+  const link = `${s.publicUrl}/api/auth/verify-email?token=${encodeURIComponent(token)}`;
+  await s.mailer.send({
+    to: u.email,
+    subject: 'Verify your e-mail address for Switchboard',
+    text: `Hello ${u.name},\n\nConfirm this address for your Switchboard account by opening:\n${link}\n\nThe link works for 24 hours.`,
+    html: `<p>Hello ${escapeHtml(u.name)},</p><p>Confirm this address for your Switchboard account:</p><p><a href="${link}">Verify e-mail</a></p><p>The link works for 24 hours.</p>`,
+  });
+}
+
+export async function verifyEmail(s: Services, token: string): Promise<UserProfile> {
+  let claims: { sub?: string; email?: unknown; typ?: unknown };
+  try {
+    ({ payload: claims } = await jwtVerify(token, s.secrets.jwt, { algorithms: ['HS256'], currentDate: s.clock.now() }));
+  } catch {
+    throw appError('invalid_token', 'The verification link is invalid or expired');
+  }
+  if (claims.typ !== 'verify-email' || typeof claims.sub !== 'string' || typeof claims.email !== 'string') {
+    throw appError('invalid_token', 'The verification link is invalid or expired');
+  }
+  const now = s.clock.now();
+  const r = await s.db
+    .updateTable('users')
+    .set({ email_verified_at: now })
+    .where('id', '=', claims.sub)
+    .where('email', '=', claims.email)
+    .returning(COLS)
+    .executeTakeFirst();
+  if (!r) throw appError('invalid_token', 'The verification link no longer matches the account e-mail');
+  await audit(s.db, s.secrets.ledger, { userId: r.id, tenantId: null, event: 'email_verified', at: now });
+  return toProfile(r);
+}
+
+export const escapeHtml = (v: string) =>
+  v.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

@@ -1,0 +1,188 @@
+// The /overview and /analytics numbers (spec §1, §4): the overview tiles, the savings series
+// (service burn vs <Provider>-equivalent burn), usage rollups and the activity feed. All from
+// the ledger and call log; amounts stay bigint until the edge.
+//
+// Locked vocabulary (spec §1): savings use only Tokens saved, % saved, Benchmark provider, Service
+// burn and <Provider>-equivalent burn (1 wallet token = 1 USD micro, D1). With no benchmark
+// provider, savings are null and `benchmark` is null so the screen shows the prompt to choose one,
+// never a fabricated 0 %. Customer views never name a model; the activity feed carries the
+// approved delivery path only for the analytics Audit tab and its search (D8).
+import { sql } from 'kysely';
+import type { Services } from '../shared/services.ts';
+import { BRANDS, isProviderKey } from '../../core/providers.ts';
+import { getWalletView } from '../money/wallet-view.ts';
+import { formatUsd2 } from '../../core/money.ts';
+
+const DAY = 86_400_000;
+export const SAVINGS_WINDOWS = [7, 30, 90] as const;
+export type SavingsWindow = (typeof SAVINGS_WINDOWS)[number];
+export const ACTIVITY_FEED_SIZE = 50;
+
+async function benchmarkOf(s: Services, tenantId: string) {
+  const t = await s.db.selectFrom('tenants').select('baseline_provider_key').where('id', '=', tenantId).executeTakeFirst();
+  const key = t?.baseline_provider_key;
+  return isProviderKey(key) ? { providerKey: key, brand: BRANDS[key].name } : null;
+}
+
+/** "<Provider>-equivalent burn", or "Benchmark-equivalent burn" with no provider (spec §1). */
+const equivalentLabel = (b: { brand: string } | null) => `${b ? b.brand : 'Benchmark'}-equivalent burn`;
+
+async function burnTotals(s: Services, tenantId: string, since: Date, until: Date) {
+  const r = await sql<{ burn: bigint; baseline: bigint; actual: bigint }>`
+    select coalesce(sum(-amount_micros), 0)::bigint as burn,
+           coalesce(sum(baseline_cost_usd_micros) filter (where baseline_cost_usd_micros is not null), 0)::bigint as baseline,
+           coalesce(sum(actual_cost_usd_micros) filter (where baseline_cost_usd_micros is not null), 0)::bigint as actual
+      from ledger_entries
+     where tenant_id = ${tenantId} and event_type = 'AI_USAGE' and created_at >= ${since} and created_at < ${until}`.execute(s.db);
+  return r.rows[0];
+}
+
+/** % saved as basis points, rounded down; null without a benchmark-equivalent burn. */
+const percentBps = (saved: bigint, baseline: bigint) => (baseline > 0n ? (saved * 10_000n) / baseline : null);
+
+export async function savingsSeries(s: Services, tenantId: string, days: SavingsWindow) {
+  const now = s.clock.now();
+  const since = new Date(Math.floor(now.getTime() / DAY) * DAY - (days - 1) * DAY);
+  const bench = await benchmarkOf(s, tenantId);
+  const rows = await sql<{ day: string; burn: bigint; baseline: bigint | null }>`
+    select to_char(date_trunc('day', created_at at time zone 'UTC'), 'YYYY-MM-DD') as day,
+           coalesce(sum(-amount_micros), 0)::bigint as burn,
+           sum(baseline_cost_usd_micros)::bigint as baseline
+      from ledger_entries
+     where tenant_id = ${tenantId} and event_type = 'AI_USAGE' and created_at >= ${since} and created_at <= ${now}
+     group by 1 order by 1`.execute(s.db);
+  const byDay = new Map(rows.rows.map((r) => [r.day, r]));
+  const series = [];
+  for (let i = 0; i < days; i++) {
+    const day = new Date(since.getTime() + i * DAY).toISOString().slice(0, 10);
+    const r = byDay.get(day);
+    series.push({
+      day,
+      serviceBurnMicros: (r?.burn ?? 0n).toString(),
+      // Rows keep the benchmark they were attributed to (spec §1 rule 5); with none chosen now, no comparison is drawn.
+      equivalentBurnMicros: bench ? (r?.baseline ?? 0n).toString() : null,
+    });
+  }
+  return { windowDays: days, benchmark: bench, equivalentLabel: equivalentLabel(bench), series };
+}
+
+export async function overview(s: Services, tenantId: string) {
+  const now = s.clock.now();
+  const [wallet, bench, t30] = await Promise.all([
+    getWalletView(s, tenantId),
+    benchmarkOf(s, tenantId),
+    burnTotals(s, tenantId, new Date(now.getTime() - 30 * DAY), new Date(now.getTime() + 1)),
+  ]);
+  const saved = t30.baseline - t30.actual;
+  return {
+    tiles: {
+      walletBalance: { tokens: wallet.balanceMicros.toString(), usdEquivalent: formatUsd2(wallet.balanceMicros) },
+      tokensSaved30d: bench ? saved.toString() : null,
+      percentSaved30dBps: bench ? (percentBps(saved, t30.baseline)?.toString() ?? null) : null,
+      serviceBurn30d: t30.burn.toString(),
+      runwayDays: wallet.runwayDays,
+    },
+    benchmark: bench,
+    equivalentLabel: equivalentLabel(bench),
+    savingsChart: await savingsSeries(s, tenantId, 30),
+    activity: await activity(s, tenantId, { limit: ACTIVITY_FEED_SIZE, customer: true }),
+  };
+}
+
+export async function usageRollups(s: Services, tenantId: string, days = 30) {
+  const now = s.clock.now();
+  const since = new Date(now.getTime() - days * DAY);
+  const byFamily = await sql<{ key: string; calls: bigint; tokens: bigint; burn: bigint }>`
+    select coalesce(c.task_family, 'unknown') as key, count(*) as calls, sum(c.input_tokens + c.output_tokens)::bigint as tokens, coalesce(sum(c.debited_micros), 0)::bigint as burn
+      from call_logs c where c.tenant_id = ${tenantId} and c.status = 'succeeded' and c.created_at >= ${since}
+     group by 1 order by 4 desc`.execute(s.db);
+  const byProject = await sql<{ key: string; name: string; calls: bigint; tokens: bigint; burn: bigint }>`
+    select p.id as key, p.name, count(*) as calls, sum(c.input_tokens + c.output_tokens)::bigint as tokens, coalesce(sum(c.debited_micros), 0)::bigint as burn
+      from call_logs c join projects p on p.id = c.project_id
+     where c.tenant_id = ${tenantId} and c.status = 'succeeded' and c.created_at >= ${since}
+     group by 1, 2 order by 5 desc`.execute(s.db);
+  const byHour = await sql<{ key: string; calls: bigint; tokens: bigint; burn: bigint }>`
+    select to_char(date_trunc('hour', c.created_at at time zone 'UTC'), 'YYYY-MM-DD"T"HH24:00:00"Z"') as key, count(*) as calls,
+           sum(c.input_tokens + c.output_tokens)::bigint as tokens, coalesce(sum(c.debited_micros), 0)::bigint as burn
+      from call_logs c where c.tenant_id = ${tenantId} and c.status = 'succeeded' and c.created_at >= ${new Date(now.getTime() - 2 * DAY)}
+     group by 1 order by 1`.execute(s.db);
+  const row = (r: { calls: bigint; tokens: bigint; burn: bigint }) => ({ calls: Number(r.calls), tokens: r.tokens.toString(), serviceBurnMicros: r.burn.toString() });
+  return {
+    windowDays: days,
+    byTaskFamily: byFamily.rows.map((r) => ({ taskFamily: r.key, ...row(r) })),
+    byProject: byProject.rows.map((r) => ({ projectId: r.key, projectName: r.name, ...row(r) })),
+    byHour: byHour.rows.map((r) => ({ hour: r.key, ...row(r) })),
+  };
+}
+
+export interface ActivityQuery {
+  limit: number;
+  /** Free text over prompt fragments, project name and (analytics only) model id. */
+  search?: string;
+  projectId?: string;
+  /** 'proxy', 'mcp', … (the call's surface) or 'wallet' for top-ups. */
+  channel?: string;
+  /** Customer copy (the /overview feed): no delivery path. */
+  customer?: boolean;
+}
+
+/** The live activity feed (AI usage, top-ups, escalations), newest first. */
+export async function activity(s: Services, tenantId: string, q: ActivityQuery) {
+  const like = q.search ? `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const calls =
+    q.channel === 'wallet'
+      ? []
+      : (
+          await sql<{ id: string; created_at: Date; project_id: string; project_name: string; channel: string; escalated: boolean; model_class: string | null; debited_micros: bigint; baseline: bigint | null; actual: bigint | null; excerpt: string; provider_key: string | null; model_id: string | null; region: string | null }>`
+            select c.id, c.created_at, c.project_id, p.name as project_name, c.channel, c.escalated, c.model_class, c.debited_micros,
+                   c.baseline_cost_usd_micros as baseline, c.actual_cost_usd_micros as actual, c.prompt_excerpt as excerpt,
+                   c.provider_key, c.model_id, c.region
+              from call_logs c join projects p on p.id = c.project_id
+             where c.tenant_id = ${tenantId} and c.status = 'succeeded'
+               ${q.projectId ? sql`and c.project_id = ${q.projectId}` : sql``}
+               ${q.channel ? sql`and split_part(c.channel, ':', 1) = ${q.channel}` : sql``}
+               ${like ? sql`and (c.prompt_excerpt ilike ${like} or p.name ilike ${like} ${q.customer ? sql`` : sql`or c.model_id ilike ${like}`})` : sql``}
+             order by c.created_at desc limit ${q.limit}`.execute(s.db)
+        ).rows;
+  const topups =
+    q.projectId || like || (q.channel && q.channel !== 'wallet')
+      ? []
+      : (
+          await sql<{ id: string; created_at: Date; amount_micros: bigint; customer_label: string }>`
+            select id, created_at, amount_micros, customer_label from ledger_entries
+             where tenant_id = ${tenantId} and event_type in ('WALLET_TOPUP', 'REFUND', 'ADJUSTMENT')
+             order by created_at desc limit ${q.limit}`.execute(s.db)
+        ).rows;
+  const items = [
+    ...calls.map((c) => ({
+      kind: c.escalated ? ('escalation' as const) : ('ai_usage' as const),
+      id: c.id,
+      at: c.created_at.toISOString(),
+      projectId: c.project_id,
+      projectName: c.project_name,
+      channel: c.channel.split(':')[0],
+      label: c.escalated ? 'Escalated to a stronger model class' : 'AI usage',
+      modelClass: c.model_class,
+      serviceBurnMicros: c.debited_micros.toString(),
+      tokensSaved: c.baseline !== null && c.actual !== null ? (c.baseline - c.actual).toString() : null,
+      promptExcerpt: c.excerpt.slice(0, 200),
+      ...(q.customer ? {} : { deliveryPath: c.provider_key ? { provider: c.provider_key, model: c.model_id, region: c.region } : null }),
+    })),
+    ...topups.map((t) => ({
+      kind: 'wallet' as const,
+      id: t.id,
+      at: t.created_at.toISOString(),
+      projectId: null,
+      projectName: null,
+      channel: 'wallet',
+      label: t.customer_label,
+      modelClass: null,
+      serviceBurnMicros: null,
+      amountMicros: t.amount_micros.toString(),
+      tokensSaved: null,
+      promptExcerpt: null,
+    })),
+  ];
+  items.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+  return items.slice(0, q.limit);
+}

@@ -1,0 +1,68 @@
+// The reservation sweeper (D8): a call that reserved and never came back (the process died, the
+// connection dropped mid-settlement) leaves a hold on the wallet. Holds older than the timeout are
+// released and marked swept, with the time and the reason, for the analytics Audit tab. A
+// settlement that arrives after its hold was swept still debits (wallet.ts), so the sweeper can
+// never cause a free call, only end a hold early.
+import { sql } from 'kysely';
+import type { Services } from '../shared/services.ts';
+
+export const SWEEP_QUEUE = 'reservation-sweep';
+/** Reservations handled per transaction, so one sweep never holds many wallet locks for long. */
+const BATCH = 500;
+
+export interface SweepResult {
+  swept: number;
+  releasedMicros: bigint;
+  tenants: number;
+  /** False when another sweeper was already running (only one runs at a time). */
+  ran: boolean;
+}
+
+export async function sweepReservations(s: Services, opts: { olderThanMs?: number; reason?: string } = {}): Promise<SweepResult> {
+  const olderThanMs = opts.olderThanMs ?? s.config.RESERVATION_TIMEOUT_MS;
+  const at = s.clock.now();
+  const cutoff = new Date(at.getTime() - olderThanMs);
+  const reason = opts.reason ?? `no settlement within ${Math.round(olderThanMs / 1000)}s`;
+  const total: SweepResult = { swept: 0, releasedMicros: 0n, tenants: 0, ran: true };
+  const tenants = new Set<string>();
+  for (;;) {
+    const batch = await s.db.transaction().execute(async (tx) => {
+      // One sweeper at a time: two would lock several wallets each, in no common order.
+      const lock = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(hashtextextended('reservation-sweep', 0)) as ok`.execute(tx);
+      if (!lock.rows[0]?.ok) return null;
+      // Reservation rows first (skipping any a settlement is holding), then their wallets: the
+      // same lock order as settlement and release.
+      const r = await sql<{ tenant_id: string; amount: bigint; n: bigint }>`
+        with claimed as (
+          select id from reservations
+           where status = 'reserved' and created_at < ${cutoff}
+           order by created_at limit ${BATCH}
+           for update skip locked),
+        swept as (
+          update reservations r
+             set status = 'swept', released_at = ${at}, swept_at = ${at}, sweep_reason = ${reason}
+            from claimed where r.id = claimed.id
+          returning r.tenant_id, r.amount_micros),
+        per_tenant as (
+          select tenant_id, sum(amount_micros)::bigint as amount, count(*)::bigint as n from swept group by tenant_id)
+        update wallets w set reserved_micros = w.reserved_micros - p.amount, updated_at = ${at}
+          from per_tenant p where w.tenant_id = p.tenant_id
+        returning w.tenant_id, p.amount, p.n`.execute(tx);
+      return r.rows;
+    });
+    if (batch === null) return { ...total, ran: total.swept > 0 };
+    let n = 0;
+    for (const row of batch) {
+      n += Number(row.n);
+      total.releasedMicros += row.amount;
+      tenants.add(row.tenant_id);
+    }
+    total.swept += n;
+    if (n < BATCH) break;
+  }
+  total.tenants = tenants.size;
+  if (total.swept > 0) {
+    s.log.warn({ swept: total.swept, releasedMicros: total.releasedMicros, tenants: total.tenants, reason }, 'released orphaned reservations');
+  }
+  return total;
+}

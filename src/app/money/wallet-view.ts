@@ -1,0 +1,103 @@
+// The wallet as the tenant sees it (spec §2 Wallet, §4 GET /api/tenant/wallet) and its
+// auto-top-up rule. Amounts are bigint here and decimal strings at the edge (D1).
+import { sql } from 'kysely';
+import type { Services } from '../shared/services.ts';
+import { appError } from '../../core/errors.ts';
+import { TOPUP_MAX_MICROS, formatUsd2 } from '../../core/money.ts';
+import { checkTopupAmount } from './topups.ts';
+
+export interface WalletView {
+  balanceMicros: bigint;
+  reservedMicros: bigint;
+  /** balance − reserved: what a new call can reserve. */
+  availableMicros: bigint;
+  /** AI usage debited in the trailing 24 hours, 7 days and 30 days. */
+  debited: { h24: bigint; d7: bigint; d30: bigint };
+  /** balance ÷ (7-day debits ÷ 7), one decimal; null when nothing was spent in 7 days. */
+  runwayDays: number | null;
+  /** The balance in US dollars, two decimals, truncated ("10.00"). */
+  usdEquivalent: string;
+  autoTopup: { thresholdMicros: bigint; amountMicros: bigint } | null;
+  /** The card auto-top-up charges, as the processor labels it; never card data. */
+  paymentMethod: { processor: string; label: string } | null;
+}
+
+export async function getWalletView(s: Services, tenantId: string): Promise<WalletView> {
+  const now = s.clock.now();
+  const r = await sql<{
+    balance_micros: bigint;
+    reserved_micros: bigint;
+    auto_topup_threshold_micros: bigint | null;
+    auto_topup_amount_micros: bigint | null;
+    pm_processor: string | null;
+    pm_label: string | null;
+    h24: bigint;
+    d7: bigint;
+    d30: bigint;
+  }>`
+    select w.balance_micros, w.reserved_micros, w.auto_topup_threshold_micros, w.auto_topup_amount_micros,
+           m.processor as pm_processor, m.label as pm_label, d.h24, d.d7, d.d30
+      from wallets w
+      left join payment_methods m on m.tenant_id = w.tenant_id
+      cross join lateral (
+        select coalesce(sum(-amount_micros) filter (where created_at > ${now}::timestamptz - interval '24 hours'), 0)::bigint as h24,
+               coalesce(sum(-amount_micros) filter (where created_at > ${now}::timestamptz - interval '7 days'), 0)::bigint as d7,
+               coalesce(sum(-amount_micros), 0)::bigint as d30
+          from ledger_entries
+         where tenant_id = w.tenant_id and event_type = 'AI_USAGE'
+           and created_at > ${now}::timestamptz - interval '30 days' and created_at <= ${now}::timestamptz) d
+     where w.tenant_id = ${tenantId}`.execute(s.db);
+  const w = r.rows[0];
+  if (!w) throw appError('not_found', 'The tenant has no wallet');
+  // Runway in tenths of a day, in integers: balance × 7 × 10 ÷ 7-day burn. A count of days is not
+  // money, so it leaves bigint only as the final ratio.
+  const runwayTenths = w.d7 > 0n ? (w.balance_micros * 70n) / w.d7 : null;
+  const runwayDays = runwayTenths === null ? null : Number(runwayTenths) / 10;
+  return {
+    balanceMicros: w.balance_micros,
+    reservedMicros: w.reserved_micros,
+    availableMicros: w.balance_micros - w.reserved_micros,
+    debited: { h24: w.h24, d7: w.d7, d30: w.d30 },
+    runwayDays,
+    usdEquivalent: formatUsd2(w.balance_micros),
+    autoTopup:
+      w.auto_topup_threshold_micros !== null && w.auto_topup_amount_micros !== null
+        ? { thresholdMicros: w.auto_topup_threshold_micros, amountMicros: w.auto_topup_amount_micros }
+        : null,
+    paymentMethod: w.pm_processor && w.pm_label ? { processor: w.pm_processor, label: w.pm_label } : null,
+  };
+}
+
+/**
+ * Save the rule (admin). It charges the card saved by a completed checkout, so one must exist for
+ * the processor in use. Saving (re-)arms the rule: the next settlement that finds the balance
+ * below the threshold triggers one charge.
+ */
+export async function setAutoTopup(s: Services, tenantId: string, rule: { thresholdMicros: bigint; amountMicros: bigint }): Promise<WalletView> {
+  checkTopupAmount(rule.amountMicros, 'amountMicros');
+  if (rule.thresholdMicros < 0n || rule.thresholdMicros > TOPUP_MAX_MICROS) {
+    throw appError('validation', `thresholdMicros must be between 0 and ${TOPUP_MAX_MICROS}`, { field: 'thresholdMicros' });
+  }
+  const pm = await s.db
+    .selectFrom('payment_methods')
+    .select('processor')
+    .where('tenant_id', '=', tenantId)
+    .where('processor', '=', s.payments.name)
+    .executeTakeFirst();
+  if (!pm) throw appError('conflict', 'No saved payment method: complete a top-up first, auto-top-up charges the card used there');
+  await s.db
+    .updateTable('wallets')
+    .set({ auto_topup_threshold_micros: rule.thresholdMicros, auto_topup_amount_micros: rule.amountMicros, auto_topup_armed: true, updated_at: s.clock.now() })
+    .where('tenant_id', '=', tenantId)
+    .execute();
+  return getWalletView(s, tenantId);
+}
+
+export async function clearAutoTopup(s: Services, tenantId: string): Promise<WalletView> {
+  await s.db
+    .updateTable('wallets')
+    .set({ auto_topup_threshold_micros: null, auto_topup_amount_micros: null, auto_topup_armed: true, updated_at: s.clock.now() })
+    .where('tenant_id', '=', tenantId)
+    .execute();
+  return getWalletView(s, tenantId);
+}

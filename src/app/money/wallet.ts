@@ -1,0 +1,385 @@
+// The wallet on the call path (D8): reserve the worst case before going upstream, then either
+// settle (debit the real cost and seal its AI_USAGE entry in ONE transaction) or release. The proxy
+// reserves through admission.ts (in memory, against a lease held the same way) and every
+// settlement goes through settlement.ts (group commit); this module keeps the per-call holds, the
+// failure path, the QA score writes and the call context.
+//
+// Lock order, everywhere money moves: the reservation row first, then the tenant's wallet row (the
+// per-tenant lock and chain head), then the project's monthly spend row. Reserve creates its
+// reservation row under the wallet lock; release, sweep and settlement claim the reservation and
+// then touch the wallet. One order means no deadlock between any two of them, and different
+// tenants never share a lock.
+import { randomUUID } from 'node:crypto';
+import { CompiledQuery, sql } from 'kysely';
+import type PgBoss from 'pg-boss';
+import { mapPerServices, type Services } from '../shared/services.ts';
+import type { Db, Executor, Tx } from '../../store/db.ts';
+import { jsonForPg, textForPg } from '../../store/pg-text.ts';
+import { appError } from '../../core/errors.ts';
+import { isProviderKey, type ProviderKey } from '../../core/providers.ts';
+import type { ModelClass } from '../../core/model-class.ts';
+import type { ClientShape, Usage } from '../../core/canonical/types.ts';
+import type { Layer1Decision } from '../../core/routing/layer1.ts';
+import type { Savings } from '../../core/pricing/index.ts';
+import { jsonWithBigints, monthStartUtc } from '../../core/money.ts';
+import type { EventFrame } from '../../infra/bus/bus.ts';
+import type { Admitted } from './admission.ts';
+
+/** A worst-case hold on the wallet for one call attempt; its id is the attempt's call id. */
+export interface Reservation {
+  id: string;
+  tenantId: string;
+  projectId: string;
+  amountMicros: bigint;
+  createdAt: Date;
+  /** Set when the proxy admitted the call against this replica's lease (admission.ts), not a row of its own. */
+  admitted?: Admitted;
+}
+
+export interface ReserveInput {
+  tenantId: string;
+  projectId: string;
+  /** The attempt's call id (UUID); it becomes the reservation id and the call-log row id. */
+  callId: string;
+  /** Worst-case cost (core/pricing worstCaseCostMicros), ≥ 0. */
+  amountMicros: bigint;
+}
+
+/** What Layer 1 decided and why (D12), recorded on the call-log row. */
+export type RoutingRecord = Pick<Layer1Decision, 'taskFamily' | 'complexity' | 'tableVersion' | 'features' | 'appliedRules'>;
+
+interface CallRecordBase {
+  tenantId: string;
+  projectId: string;
+  callId: string;
+  /** The service key that made the call; null for surfaces without one (copy-paste, advisory). */
+  keyId: string | null;
+  /** Surface the call came through, e.g. 'proxy:chat', 'proxy:messages', 'proxy:generate', 'mcp'. */
+  channel: string;
+  /** The wire shape the client spoke, when it spoke one. */
+  clientShape: ClientShape | null;
+  stream: boolean;
+  /** x-service-conversation-id, when given. */
+  conversationId?: string | null;
+  routing: RoutingRecord | null;
+  /** Wall time from request received to response finished, ms. */
+  latencyMs: number;
+  /** Prompt text for the analytics search; only the first PROMPT_EXCERPT_CHARS are kept. */
+  promptExcerpt: string;
+  /** Quality escalation (D5): attempt 1 is the first; later attempts name the first attempt's call id. */
+  attempt?: number;
+  parentCallId?: string | null;
+  /** This attempt scored below the floor and a better one was tried. It is still debited and sealed. */
+  escalated?: boolean;
+  /** Event-outbox rows written with the settlement (one batched insert; frames built by events.buildFrame). */
+  events?: (settled: SettledFacts) => Array<{ frame: EventFrame; tenantWide: boolean }>;
+  /** Runs inside the same transaction, last (CONVENTIONS 8): rare extra work (stage moves, tests). */
+  extra?: (tx: Tx, settled: SettledFacts | null) => Promise<void>;
+}
+
+/** What a settlement computed, handed to `extra` so callers never redo the price math. */
+export interface SettledFacts {
+  costMicros: bigint;
+  savings: Savings;
+}
+
+export interface SettlementInput extends CallRecordBase {
+  reservation: Reservation;
+  /** Approved delivery path: provider + model (a price-book id) + region. */
+  provider: ProviderKey;
+  model: string;
+  region: string;
+  /** The class served (the routed class after escalation). */
+  modelClass: ModelClass;
+  usage: Usage;
+  /** The project's override or the tenant's baseline at call time (resolveBenchmark); null → savings null. */
+  benchmarkProvider: ProviderKey | null;
+  /**
+   * For the learning outbox (spec §2 LearningOutboxEvent): JSON-serialisable request and response.
+   * They are written inside the settlement transaction, while the tenant's wallet lock is held, so
+   * pass them bounded (the canonical request and response, not raw streams).
+   */
+  request: unknown;
+  response: unknown;
+}
+
+export interface SettledSavings {
+  benchmarkProvider: ProviderKey;
+  baselineCostMicros: bigint;
+  /** Tokens saved (1 wallet token = 1 USD micro): baseline − actual; negative when dearer. */
+  tokensSavedMicros: bigint;
+  /** Null when the baseline is 0 (no ratio exists). */
+  percentSavedBps: bigint | null;
+  methodologyVersion: string;
+  pricingVersion: string;
+}
+
+export interface SettledCall {
+  callId: string;
+  ledgerEntryId: string;
+  /** Real cost of the call at the delivered model's prices. */
+  costMicros: bigint;
+  /** What the wallet was actually debited: costMicros unless the wallet could not cover it. */
+  debitedMicros: bigint;
+  /** costMicros − debitedMicros (0 in the normal case). */
+  uncollectedMicros: bigint;
+  savings: SettledSavings | null;
+  balanceAfterMicros: bigint;
+  /** True when this call had already been settled: nothing was debited again. */
+  duplicate: boolean;
+}
+
+export interface FailedCallInput extends CallRecordBase {
+  /** The hold to release; null when the call failed before reserving. */
+  reservation: Reservation | null;
+  /** The delivery path attempted, when one was chosen. */
+  provider?: ProviderKey | null;
+  model?: string | null;
+  region?: string | null;
+  modelClass?: ModelClass | null;
+  benchmarkProvider?: ProviderKey | null;
+  /** Stable error code (core/errors catalogue or the upstream's), for the audit tab. */
+  errorCode: string;
+}
+
+export const PROMPT_EXCERPT_CHARS = 500;
+const UNIQUE_VIOLATION = '23505';
+
+const pgCode = (e: unknown) => (e as { code?: string }).code;
+
+/**
+ * Reserve the worst case for one call (D8), in ONE round trip: the conditional UPDATE on the
+ * wallet (`balance - reserved >= amount`), the project's monthly budget check and the reservation
+ * row, all inside sb_reserve (migration 002 explains why a function and not CTEs).
+ * 402 insufficient_balance / budget_exceeded; 404 for an unknown project; 409 for a reused call id.
+ */
+export async function reserve(s: Services, input: ReserveInput): Promise<Reservation> {
+  if (input.amountMicros < 0n) throw new RangeError('a reservation cannot be negative');
+  const at = s.clock.now();
+  let result: string | undefined;
+  try {
+    const r = await sql<{ result: string }>`
+      select sb_reserve(${input.callId}::uuid, ${input.tenantId}::uuid, ${input.projectId}::uuid,
+                        ${input.amountMicros}::bigint, ${at}::timestamptz, ${monthStartUtc(at)}::date) as result`.execute(s.db);
+    result = r.rows[0]?.result;
+  } catch (e) {
+    if (pgCode(e) === UNIQUE_VIOLATION) throw appError('conflict', `Call ${input.callId} already has a reservation`);
+    throw e;
+  }
+  if (result !== 'ok') throw holdRefused('sb_reserve', result);
+  return { id: input.callId, tenantId: input.tenantId, projectId: input.projectId, amountMicros: input.amountMicros, createdAt: at };
+}
+
+/** The error for a hold sb_reserve or sb_lease refused: 402 insufficient_balance / budget_exceeded, 404 project. */
+export function holdRefused(fn: string, result: string | undefined): Error {
+  switch (result) {
+    case 'insufficient_balance':
+      return appError('insufficient_balance');
+    case 'budget_exceeded':
+      return appError('budget_exceeded');
+    case 'project_not_found':
+      return appError('not_found', 'Project not found');
+    default:
+      return new Error(`${fn} returned ${String(result)}`);
+  }
+}
+
+/** One statement: end the hold (reservation row, then wallet). No-op unless still reserved. */
+export async function releaseIn(db: Db | Tx, tenantId: string, reservationId: string, at: Date): Promise<boolean> {
+  const r = await sql`
+    with r as (
+      update reservations set status = 'released', released_at = ${at}
+       where id = ${reservationId} and tenant_id = ${tenantId} and status = 'reserved'
+      returning amount_micros)
+    update wallets w set reserved_micros = w.reserved_micros - r.amount_micros, updated_at = ${at}
+      from r where w.tenant_id = ${tenantId}`.execute(db);
+  return (r.numAffectedRows ?? 0n) > 0n;
+}
+
+/** Failure path: release the hold, debit nothing. Idempotent (a second call, or one after settlement or a sweep, does nothing). */
+export async function release(s: Services, reservation: Reservation): Promise<void> {
+  if (reservation.admitted) s.admission.released(reservation.admitted);
+  else await releaseIn(s.db, reservation.tenantId, reservation.id, s.clock.now());
+}
+
+/** pg-boss writes through the caller's transaction, so a job exists only if the transaction commits. */
+export function bossInTx(tx: Tx): PgBoss.Db {
+  return {
+    async executeSql(text: string, values: unknown[]) {
+      const r = await tx.executeQuery(CompiledQuery.raw(text, values));
+      return { rows: r.rows as unknown[] as never[] };
+    },
+  };
+}
+
+export function callLogValues(input: CallRecordBase, at: Date) {
+  return {
+    routingFeatures: input.routing ? JSON.stringify(input.routing.features) : null,
+    routingRules: JSON.stringify(input.routing?.appliedRules ?? []),
+    // A prompt may hold NUL, which a text column cannot (store/pg-text.ts).
+    excerpt: textForPg(input.promptExcerpt.slice(0, PROMPT_EXCERPT_CHARS)),
+    attempt: input.attempt ?? 1,
+    at,
+  };
+}
+
+/**
+ * Settle a completed call in ONE transaction (D8, CONVENTIONS 8): claim the reservation, debit the
+ * real cost while releasing the hold, seal the AI_USAGE entry with every audit column, write the
+ * call-log row, the learning-outbox row, the project's monthly spend and `events`, run `extra`, and
+ * when the debit crosses the auto-top-up threshold, enqueue the charge in the same transaction.
+ * Settlements that arrive together share that transaction and its commit (settlement.ts).
+ *
+ * Debit rule: the real cost, always. If the wallet cannot cover it (only possible when the real
+ * cost exceeds the worst-case reservation), the debit is capped at what the wallet holds beyond
+ * other calls' reservations, and the rest is recorded as uncollected on the call-log row; the
+ * balance never goes negative and never below what other in-flight calls reserved.
+ * Idempotent on the call id: settling a settled call returns the first settlement, debits nothing.
+ */
+export function settleCall(s: Services, input: SettlementInput): Promise<SettledCall> {
+  return s.settler.settle(input);
+}
+
+/**
+ * A call that failed upstream (nothing billable was delivered): release its hold and write a
+ * call-log row with status failed and no ledger entry, in one transaction. Idempotent on the call id.
+ */
+export async function recordFailedCall(s: Services, input: FailedCallInput): Promise<void> {
+  const at = s.clock.now();
+  const v = callLogValues(input, at);
+  await s.db.transaction().execute(async (tx) => {
+    if (input.reservation && !input.reservation.admitted) await releaseIn(tx, input.tenantId, input.reservation.id, at);
+    await sql`
+      insert into call_logs (id, tenant_id, project_id, key_id, parent_call_id, attempt, escalated, status, error_code,
+        channel, client_shape, stream, conversation_id, task_family, complexity, model_class, routing_table_version,
+        routing_features, routing_rules, provider_key, model_id, region, benchmark_provider, latency_ms, prompt_excerpt, created_at)
+      values (${input.callId}, ${input.tenantId}, ${input.projectId}, ${input.keyId}, ${input.parentCallId ?? null},
+        ${v.attempt}, ${input.escalated ?? false}, 'failed', ${input.errorCode}, ${input.channel}, ${input.clientShape},
+        ${input.stream}, ${textForPg(input.conversationId ?? null)}, ${input.routing?.taskFamily ?? null}, ${input.routing?.complexity ?? null},
+        ${input.modelClass ?? null}, ${input.routing?.tableVersion ?? null}, ${v.routingFeatures}::jsonb, ${v.routingRules}::jsonb,
+        ${input.provider ?? null}, ${input.model ?? null}, ${input.region ?? null}, ${input.benchmarkProvider ?? null},
+        ${Math.round(input.latencyMs)}, ${v.excerpt}, ${at})
+      on conflict (id) do nothing`.execute(tx);
+    if (input.extra) await input.extra(tx, null);
+  });
+  // The admission budget forgets the call's worst case once its failure is on record.
+  if (input.reservation?.admitted) s.admission.released(input.reservation.admitted);
+}
+
+/**
+ * The asynchronous QA score (spec §2 QA score, D5): written after the fact to the call-log row and
+ * the call's ledger entry (an unsealed column); the learning outbox shows it through the view
+ * `learning_outbox_events` (migration 008). Never on the call path.
+ */
+export async function recordQaScore(s: Services, input: { tenantId: string; callId: string; qa: Record<string, unknown> }): Promise<void> {
+  await recordQaScores(s.db, s.clock.now(), [input]);
+}
+
+/**
+ * A batch of QA scores in one statement (the scorer's whole batch: one round trip and one plan
+ * instead of one per call). Every call gets `qa_scored_at`; a call whose `qa` is null (it could
+ * not be scored) keeps its columns otherwise untouched, as before.
+ */
+export async function recordQaScores(ex: Executor, at: Date, items: Array<{ tenantId: string; callId: string; qa: Record<string, unknown> | null }>): Promise<void> {
+  if (items.length === 0) return;
+  const ids = items.map((i) => i.callId);
+  const tenants = items.map((i) => i.tenantId);
+  // Reasons may quote model output holding what jsonb refuses (store/pg-text.ts): one such score
+  // must not fail the scorer's whole batch again and again.
+  const qas = items.map((i) => (i.qa === null ? null : jsonForPg(jsonWithBigints(i.qa))));
+  await sql`
+    with v as (select * from unnest(${ids}::uuid[], ${tenants}::uuid[], ${qas}::jsonb[]) as v(call_id, tenant_id, qa)),
+    c as (update call_logs c set qa = coalesce(v.qa, c.qa), qa_scored_at = ${at} from v where c.id = v.call_id and c.tenant_id = v.tenant_id)
+    update ledger_entries l set qa = v.qa from v where v.qa is not null and l.call_id = v.call_id and l.tenant_id = v.tenant_id and l.event_type = 'AI_USAGE'`.execute(ex);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Call context: what the hot path needs about a tenant and project, in one query, cached briefly.
+
+export interface CallContext {
+  tenantId: string;
+  projectId: string;
+  projectName: string;
+  /** 0..1 (D5). */
+  qualityFloor: number;
+  monthlyBudgetMicros: bigint | null;
+  /** Residency prefix ('us' | 'eu' | 'asia') or null. */
+  region: string | null;
+  stage: 'onboarding' | 'connected' | 'live' | 'paused';
+  /** The benchmark for new calls: the project's override, else the tenant's baseline (D7). */
+  benchmarkProvider: ProviderKey | null;
+  tenantBaselineProvider: ProviderKey | null;
+  projectBenchmarkOverride: ProviderKey | null;
+}
+
+/** Entries live this long, bounding how stale another replica's change can be seen here. */
+export const CALL_CONTEXT_TTL_MS = 5_000;
+const cacheOf = mapPerServices<{ at: number; ctx: CallContext }>();
+
+/**
+ * Tenant benchmark and project settings in one query. Cached for CALL_CONTEXT_TTL_MS unless
+ * `fresh`; changes made through this replica's API evict at once (invalidateCallContext).
+ */
+export async function loadCallContext(s: Services, ids: { tenantId: string; projectId: string }, opts: { fresh?: boolean } = {}): Promise<CallContext> {
+  const key = `${ids.tenantId}:${ids.projectId}`;
+  const cache = cacheOf(s);
+  const now = s.clock.now().getTime();
+  const hit = cache.get(key);
+  if (!opts.fresh && hit && now - hit.at < CALL_CONTEXT_TTL_MS) return hit.ctx;
+  const row = await s.db
+    .selectFrom('projects as p')
+    .innerJoin('tenants as t', 't.id', 'p.tenant_id')
+    .select(['p.id', 'p.name', 'p.quality_floor', 'p.monthly_budget_micros', 'p.region', 'p.stage', 'p.benchmark_override', 't.baseline_provider_key'])
+    .where('p.id', '=', ids.projectId)
+    .where('p.tenant_id', '=', ids.tenantId)
+    .where('p.deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) throw appError('not_found', 'Project not found');
+  const override = isProviderKey(row.benchmark_override) ? row.benchmark_override : null;
+  const baseline = isProviderKey(row.baseline_provider_key) ? row.baseline_provider_key : null;
+  const ctx: CallContext = {
+    tenantId: ids.tenantId,
+    projectId: row.id,
+    projectName: row.name,
+    // numeric(4,3) → a 0..1 ratio (a score, not money).
+    qualityFloor: Number(row.quality_floor),
+    monthlyBudgetMicros: row.monthly_budget_micros,
+    region: row.region,
+    stage: row.stage,
+    benchmarkProvider: override ?? baseline,
+    tenantBaselineProvider: baseline,
+    projectBenchmarkOverride: override,
+  };
+  if (cache.size > 50_000) cache.clear();
+  cache.set(key, { at: now, ctx });
+  return ctx;
+}
+
+/**
+ * A project's stage moved on this replica (committed): its cached context says so at once, so the
+ * next call does not take the stage path again. Other replicas see it within CALL_CONTEXT_TTL_MS.
+ */
+export function noteProjectStage(s: Services, ids: { tenantId: string; projectId: string }, stage: CallContext['stage']): void {
+  const key = `${ids.tenantId}:${ids.projectId}`;
+  const hit = cacheOf(s).get(key);
+  if (hit && hit.ctx.stage !== stage) hit.ctx = { ...hit.ctx, stage };
+}
+
+/** Drop cached contexts of a tenant (after its baseline or one of its projects changed). */
+export function invalidateCallContext(s: Services, tenantId: string): void {
+  // Every replica caches contexts: the message evicts them everywhere (evictCallContexts).
+  s.invalidation.publish({ kind: 'context', id: tenantId });
+}
+
+/** Drop a tenant's cached call contexts on this replica. */
+export function evictCallContexts(s: Services, tenantId: string): void {
+  const cache = cacheOf(s);
+  for (const k of cache.keys()) if (k.startsWith(`${tenantId}:`)) cache.delete(k);
+  // A changed budget or project applies to the next call: no lease taken under the old one admits it.
+  s.admission.retireTenant(tenantId);
+}
+
+/** The benchmark provider for a new call of this project: its override, else the tenant's baseline, else null (D7). */
+export async function resolveBenchmark(s: Services, tenantId: string, projectId: string): Promise<ProviderKey | null> {
+  return (await loadCallContext(s, { tenantId, projectId }, { fresh: true })).benchmarkProvider;
+}

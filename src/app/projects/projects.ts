@@ -1,0 +1,146 @@
+// Projects (D4): a context inside a tenant with its own budget, quality floor, benchmark override,
+// integrations and stage. Every query is scoped by tenant id.
+import { sql } from 'kysely';
+import type { Db, Executor } from '../../store/db.ts';
+import { appError } from '../../core/errors.ts';
+import type { ProviderKey } from '../../core/providers.ts';
+import { decodeCursor, toPage, type PageQuery } from '../shared/pagination.ts';
+
+import type { Stage } from '../../core/stage.ts';
+
+export { STAGES, type Stage } from '../../core/stage.ts';
+export const DEFAULT_QUALITY_FLOOR = 0.6;
+
+export interface ProjectView {
+  id: string;
+  name: string;
+  isDefault: boolean;
+  monthlyBudgetMicros: string | null;
+  qualityFloor: number;
+  benchmarkOverride: ProviderKey | null;
+  integrations: string[];
+  stage: Stage;
+  region: string | null;
+  createdAt: string;
+}
+
+type Row = {
+  id: string;
+  name: string;
+  is_default: boolean;
+  monthly_budget_micros: bigint | null;
+  quality_floor: string;
+  benchmark_override: string | null;
+  integrations: unknown;
+  stage: Stage;
+  region: string | null;
+  created_at: Date;
+};
+
+const COLS = ['id', 'name', 'is_default', 'monthly_budget_micros', 'quality_floor', 'benchmark_override', 'integrations', 'stage', 'region', 'created_at'] as const;
+
+export const toProjectView = (r: Row): ProjectView => ({
+  id: r.id,
+  name: r.name,
+  isDefault: r.is_default,
+  monthlyBudgetMicros: r.monthly_budget_micros === null ? null : r.monthly_budget_micros.toString(),
+  // numeric(4,3) → a 0..1 ratio; a score, not money, so a number is right here.
+  qualityFloor: Number(r.quality_floor),
+  benchmarkOverride: r.benchmark_override as ProviderKey | null,
+  integrations: r.integrations as string[],
+  stage: r.stage,
+  region: r.region,
+  createdAt: r.created_at.toISOString(),
+});
+
+export interface ProjectInput {
+  name?: string;
+  monthlyBudgetMicros?: bigint | null;
+  qualityFloor?: number;
+  benchmarkOverride?: ProviderKey | null;
+  integrations?: string[];
+  region?: string | null;
+}
+
+export async function createProject(db: Executor, tenantId: string, input: ProjectInput & { name: string; isDefault?: boolean }) {
+  const row = await db
+    .insertInto('projects')
+    .values({
+      tenant_id: tenantId,
+      name: input.name,
+      is_default: input.isDefault ?? false,
+      monthly_budget_micros: input.monthlyBudgetMicros ?? null,
+      quality_floor: input.qualityFloor ?? DEFAULT_QUALITY_FLOOR,
+      benchmark_override: input.benchmarkOverride ?? null,
+      integrations: JSON.stringify(input.integrations ?? []),
+      region: input.region ?? null,
+    })
+    .returning(COLS)
+    .executeTakeFirstOrThrow();
+  return toProjectView(row as Row);
+}
+
+export async function getProject(db: Executor, tenantId: string, id: string): Promise<ProjectView> {
+  const row = await db
+    .selectFrom('projects')
+    .select(COLS)
+    .where('id', '=', id)
+    .where('tenant_id', '=', tenantId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) throw appError('not_found', 'Project not found');
+  return toProjectView(row as Row);
+}
+
+export async function getDefaultProjectId(db: Executor, tenantId: string): Promise<string> {
+  const row = await db
+    .selectFrom('projects')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('deleted_at', 'is', null)
+    .orderBy('is_default', 'desc')
+    .orderBy('created_at', 'asc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) throw appError('not_found', 'The tenant has no project');
+  return row.id;
+}
+
+export async function listProjects(db: Db, tenantId: string, page: PageQuery) {
+  const c = decodeCursor(page.cursor, ['id']);
+  let q = db.selectFrom('projects').select(COLS).where('tenant_id', '=', tenantId).where('deleted_at', 'is', null);
+  // Keyset on the exact stored timestamp (microseconds), read back from the cursor row.
+  if (c) q = q.where(sql<boolean>`(created_at, id) > (select created_at, id from projects where id = ${c.id}::uuid)`);
+  const rows = await q.orderBy('created_at', 'asc').orderBy('id', 'asc').limit(page.limit + 1).execute();
+  return toPage(rows as Row[], page.limit, toProjectView, (r) => ({ id: r.id }));
+}
+
+export async function updateProject(db: Db, tenantId: string, id: string, input: ProjectInput): Promise<ProjectView> {
+  const set: Record<string, unknown> = { updated_at: new Date() };
+  if (input.name !== undefined) set.name = input.name;
+  if (input.monthlyBudgetMicros !== undefined) set.monthly_budget_micros = input.monthlyBudgetMicros;
+  if (input.qualityFloor !== undefined) set.quality_floor = input.qualityFloor;
+  if (input.benchmarkOverride !== undefined) set.benchmark_override = input.benchmarkOverride;
+  if (input.integrations !== undefined) set.integrations = JSON.stringify(input.integrations);
+  if (input.region !== undefined) set.region = input.region;
+  const row = await db
+    .updateTable('projects')
+    .set(set)
+    .where('id', '=', id)
+    .where('tenant_id', '=', tenantId)
+    .where('deleted_at', 'is', null)
+    .returning(COLS)
+    .executeTakeFirst();
+  if (!row) throw appError('not_found', 'Project not found');
+  return toProjectView(row as Row);
+}
+
+export async function deleteProject(db: Db, tenantId: string, id: string): Promise<void> {
+  const p = await getProject(db, tenantId, id);
+  if (p.isDefault) throw appError('conflict', 'The default project cannot be deleted');
+  await db.transaction().execute(async (tx) => {
+    await tx.updateTable('projects').set({ deleted_at: new Date() }).where('id', '=', id).where('tenant_id', '=', tenantId).execute();
+    // A deleted project's keys stop working with it.
+    await tx.updateTable('api_keys').set({ revoked_at: new Date() }).where('project_id', '=', id).where('revoked_at', 'is', null).execute();
+  });
+}

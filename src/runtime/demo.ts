@@ -1,0 +1,54 @@
+// The default run's demo tenant (D11): demo@switchboard.local with a printed password, a $10
+// ADJUSTMENT credit, a default project and a dev key. Created once; the credentials are kept in
+// DATA_DIR/demo.json (mode 0600) so every later start can print them again.
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import type { Services } from '../app/shared/services.ts';
+import { signup } from '../app/identity/auth.ts';
+import { createKey } from '../app/identity/keys.ts';
+import { getDefaultProjectId } from '../app/projects/projects.ts';
+import { appendLedgerEntry } from '../app/money/ledger.ts';
+import { base62 } from '../core/tokens.ts';
+
+export const DEMO_EMAIL = 'demo@switchboard.local';
+export const DEMO_CREDIT_MICROS = 10_000_000n; // $10
+
+export interface DemoCredentials {
+  email: string;
+  password: string | null;
+  key: string | null;
+}
+
+export async function ensureDemo(s: Services): Promise<DemoCredentials> {
+  const file = join(s.config.DATA_DIR, 'demo.json');
+  const existing = await s.db.selectFrom('users').select('id').where(sql`lower(email)`, '=', DEMO_EMAIL).executeTakeFirst();
+  if (existing) {
+    try {
+      return JSON.parse(await readFile(file, 'utf8')) as DemoCredentials;
+    } catch {
+      // The database outlived this machine's DATA_DIR: the demo exists but its secrets are not here.
+      return { email: DEMO_EMAIL, password: null, key: null };
+    }
+  }
+  const password = base62(randomBytes(64), 16);
+  const { user } = await signup(s, { email: DEMO_EMAIL, password, name: 'Demo User', tenantName: 'Demo Tenant' }, { ip: null, userAgent: 'seed' });
+  const m = await s.db.selectFrom('memberships').select('tenant_id').where('user_id', '=', user.id).executeTakeFirstOrThrow();
+  await s.db.transaction().execute((tx) =>
+    appendLedgerEntry(tx, s.secrets.ledger, {
+      tenantId: m.tenant_id,
+      projectId: null,
+      eventType: 'ADJUSTMENT',
+      amountMicros: DEMO_CREDIT_MICROS,
+      memo: 'Demo credit',
+      at: s.clock.now(),
+    }),
+  );
+  const projectId = await getDefaultProjectId(s.db, m.tenant_id);
+  const { key } = await createKey(s.db, { tenantId: m.tenant_id, projectId, name: 'Demo dev key', environment: 'dev' });
+  const creds: DemoCredentials = { email: DEMO_EMAIL, password, key };
+  await mkdir(s.config.DATA_DIR, { recursive: true });
+  await writeFile(file, JSON.stringify(creds), { mode: 0o600 });
+  return creds;
+}
