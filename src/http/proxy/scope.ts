@@ -13,7 +13,7 @@ import type { KeyPrincipal } from '../../app/identity/keys.ts';
 import { toAppError } from '../errors.ts';
 import { rateLimitHeaders } from '../plugins/rate-limit.ts';
 import type { App } from '../api/common.ts';
-import { CHANNELS } from '../../app/events.ts';
+import { CHANNELS } from '../../app/events/events.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
