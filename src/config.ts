@@ -92,3 +92,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   return { ...parsed.data, providers };
 }
+
+// The settings of the processes that run on a user's machine (`switchboard mcp`, D14). They talk
+// to a Switchboard over HTTP and need none of the server's settings.
+const connectorSchema = z.object({
+  /** The Switchboard deployment, e.g. https://switchboard.example.com (no trailing /v1). */
+  SWITCHBOARD_URL: z
+    .url()
+    .refine((u) => /^https?:\/\//.test(u), 'must be an http:// or https:// URL')
+    .transform((u) => u.replace(/\/+$/, '').replace(/\/v1$/, ''))
+    .default('http://127.0.0.1:8080'),
+  /** A service key of the project the connector works for (create one at <url>/developer-zone). */
+  SWITCHBOARD_API_KEY: z.string().min(1, 'is required: create a key at <SWITCHBOARD_URL>/developer-zone').optional(),
+});
+export type ConnectorConfig = z.infer<typeof connectorSchema>;
+
+export function loadConnectorConfig(env: Record<string, string | undefined> = process.env): ConnectorConfig {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = connectorSchema.safeParse(cleaned);
+  if (!parsed.success) throw new ConfigError(`Invalid configuration:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+  return parsed.data;
+}

@@ -3,7 +3,10 @@
 //   serve    the HTTP server          worker   background jobs
 //   sim      the simulated upstream   migrate  run migrations and exit
 //   sweep    release orphaned wallet reservations now (the worker also does it every minute)
-import { ConfigError, loadConfig, type Config } from './config.ts';
+//   mcp      the stdio MCP server for MCP clients (D14), configured by SWITCHBOARD_URL and
+//            SWITCHBOARD_API_KEY; it never loads the server's settings
+import { ConfigError, loadConfig, loadConnectorConfig, type Config } from './config.ts';
+import { mcpCommand } from './connectors/mcp/index.ts';
 import { startRuntime } from './runtime/runtime.ts';
 import { ensureDemo } from './runtime/demo.ts';
 import { startSim } from './sim/index.ts';
@@ -13,6 +16,7 @@ import { sweepReservations } from './app/money/sweeper.ts';
 async function main(cmd: string): Promise<void> {
   let cfg: Config;
   try {
+    if (cmd === 'mcp') return await mcpCommand(loadConnectorConfig());
     cfg = loadConfig();
   } catch (e) {
     if (e instanceof ConfigError) {
@@ -95,7 +99,7 @@ async function main(cmd: string): Promise<void> {
       return;
     }
     default:
-      console.error(`unknown command '${cmd}'. Commands: start | serve | worker | sim | migrate | sweep`);
+      console.error(`unknown command '${cmd}'. Commands: start | serve | worker | sim | migrate | sweep | mcp`);
       process.exit(64);
   }
 }

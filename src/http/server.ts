@@ -40,6 +40,7 @@ import insightsUsage from './api/insights/usage.route.ts';
 import insightsActivity from './api/insights/activity.route.ts';
 import ledgerExport from './api/ledger/export.route.ts';
 import integrations from './api/integrations/integrations.route.ts';
+import connector from './api/connector/connector.route.ts';
 
 const API_ROUTES: RouteModule[] = [
   signup,
@@ -73,6 +74,7 @@ const API_ROUTES: RouteModule[] = [
   insightsActivity,
   ledgerExport,
   integrations,
+  connector,
 ];
 
 /** Extra route scopes (the proxy, events, billing pages) plug in here with their own error handling. */

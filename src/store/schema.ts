@@ -48,6 +48,35 @@ export interface SessionsTable {
   expires_at: Timestamp;
   revoked_at: NullableTimestamp;
   revoke_reason: string | null;
+  /** The device of a desktop-bridge session (D14); null for a browser sign-in. */
+  name: Generated<string | null>;
+}
+
+export interface ConnectorHeartbeatsTable {
+  project_id: string;
+  tenant_id: string;
+  channel: string;
+  key_id: string | null;
+  session_id: string | null;
+  last_seen_at: Timestamp;
+}
+
+export interface DeviceAuthorizationsTable {
+  id: Generated<string>;
+  device_code_hash: Buffer;
+  user_code: string;
+  device_name: string;
+  status: Generated<'pending' | 'approved' | 'denied' | 'consumed'>;
+  user_id: string | null;
+  tenant_id: string | null;
+  session_id: string | null;
+  interval_s: number;
+  last_polled_at: NullableTimestamp;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  decided_at: NullableTimestamp;
 }
 
 export interface PersonalAccessTokensTable {
@@ -401,6 +430,8 @@ export interface DB {
   users: UsersTable;
   memberships: MembershipsTable;
   sessions: SessionsTable;
+  connector_heartbeats: ConnectorHeartbeatsTable;
+  device_authorizations: DeviceAuthorizationsTable;
   personal_access_tokens: PersonalAccessTokensTable;
   security_audit: SecurityAuditTable;
   projects: ProjectsTable;

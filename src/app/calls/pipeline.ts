@@ -97,7 +97,7 @@ export async function runCall(s: Services, deps: CallDeps, req: CallRequest, sin
   }
 
   // Non-streamed: the answer is checked before the user sees it, and escalated one rung at a time.
-  const attempts: Array<{ a: Attempt; res: CanonicalResponse; qa: QaScore; score: number; saved: bigint | null }> = [];
+  const attempts: Array<{ a: Attempt; res: CanonicalResponse; qa: QaScore; score: number; saved: bigint | null; debited: bigint }> = [];
   let modelClass: ModelClass = decision.modelClass;
   let parentId: string | null = null;
   for (let i = 0; i <= MAX_ESCALATIONS; i++) {
@@ -117,20 +117,26 @@ export async function runCall(s: Services, deps: CallDeps, req: CallRequest, sin
     f.escalated = escalate;
     f.escalatedTo = escalate ? up! : undefined;
     const settled = await deps.accounting.settleAttempt(s, f);
-    attempts.push({ a, res: res.response, qa, score, saved: settled.tokensSavedMicros });
+    attempts.push({ a, res: res.response, qa, score, saved: settled.tokensSavedMicros, debited: settled.settled.debitedMicros });
     if (!escalate) break;
     parentId = a.callId;
     modelClass = up!;
   }
   // The user receives the best answer (D5); ties go to the later, higher-class attempt.
   let best = attempts[0];
-  for (const x of attempts) if (x.score >= best.score) best = x;
+  let debited = 0n;
+  for (const x of attempts) {
+    if (x.score >= best.score) best = x;
+    debited += x.debited;
+  }
   return {
     kind: 'json',
     status: 200,
     headers: {
       'x-service-call-id': best.a.callId,
       'x-service-model-class': best.a.modelClass,
+      // What the wallet paid for this answer, escalated attempts included (D14: the MCP `ask` tool).
+      'x-service-cost-micros': debited.toString(),
       // D11: whatever the simulated upstream produced is labelled as simulated.
       ...(best.a.provider.simulated ? { 'x-service-simulated': 'true' } : {}),
       ...(best.saved !== null ? { 'x-service-tokens-saved': best.saved.toString() } : {}),

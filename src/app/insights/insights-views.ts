@@ -27,7 +27,7 @@ async function benchmarkOf(s: Services, tenantId: string) {
 /** "<Provider>-equivalent burn", or "Benchmark-equivalent burn" with no provider (spec §1). */
 const equivalentLabel = (b: { brand: string } | null) => `${b ? b.brand : 'Benchmark'}-equivalent burn`;
 
-async function burnTotals(s: Services, tenantId: string, since: Date, until: Date) {
+export async function burnTotals(s: Services, tenantId: string, since: Date, until: Date) {
   const r = await sql<{ burn: bigint; baseline: bigint; actual: bigint }>`
     select coalesce(sum(-amount_micros), 0)::bigint as burn,
            coalesce(sum(baseline_cost_usd_micros) filter (where baseline_cost_usd_micros is not null), 0)::bigint as baseline,

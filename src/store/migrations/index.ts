@@ -13,6 +13,7 @@ import * as m008 from './008-score-once.ts';
 import * as m009 from './009-ledger-seq-index.ts';
 import * as m010 from './010-settle-row-checks.ts';
 import * as m011 from './011-call-row-keys.ts';
+import * as m016 from './016-connectors.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '001-foundation': m001,
@@ -26,6 +27,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '009-ledger-seq-index': m009,
   '010-settle-row-checks': m010,
   '011-call-row-keys': m011,
+  '016-connectors': m016,
 };
 
 export async function migrate(db: Db): Promise<void> {

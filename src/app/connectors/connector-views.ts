@@ -1,0 +1,82 @@
+// What a connector reads with its own service key (D14: the MCP server's `wallet`, `savings` and
+// `recent_activity` tools, and the heartbeat that keeps its integrations tile connected).
+//
+// A service key belongs to one project of one tenant. The wallet is the tenant's (spec §1: one
+// wallet per tenant, shared by its projects) and so are savings (the /overview numbers); the
+// activity feed is the key's own project only, in customer copy (no delivery path): a key never
+// reads another project's prompts.
+import { sql } from 'kysely';
+import type { Services } from '../shared/services.ts';
+import { getWalletView } from '../money/wallet-view.ts';
+import { activity, burnTotals, savingsSeries, type SavingsWindow } from '../insights/insights-views.ts';
+import type { KeyPrincipal } from '../identity/keys.ts';
+import type { CHANNELS } from '../events/events.ts';
+
+export type Channel = (typeof CHANNELS)[number];
+
+/** A connector says it is alive (D14 tile status). One row per project and channel. */
+export async function recordHeartbeat(s: Services, input: { tenantId: string; projectId: string; channel: Channel; keyId: string | null; sessionId?: string | null }) {
+  await sql`
+    insert into connector_heartbeats (project_id, tenant_id, channel, key_id, session_id, last_seen_at)
+    values (${input.projectId}, ${input.tenantId}, ${input.channel}, ${input.keyId}, ${input.sessionId ?? null}, ${s.clock.now()})
+    on conflict (project_id, channel) do update
+      set key_id = excluded.key_id, session_id = excluded.session_id, last_seen_at = excluded.last_seen_at`.execute(s.db);
+}
+
+/** Who the key is: enough for a connector to greet its user and link to the right pages. */
+export async function keyIdentity(s: Services, p: KeyPrincipal) {
+  const r = await s.db
+    .selectFrom('projects')
+    .innerJoin('tenants', 'tenants.id', 'projects.tenant_id')
+    .select(['projects.name as project_name', 'tenants.name as tenant_name'])
+    .where('projects.id', '=', p.projectId)
+    .where('projects.tenant_id', '=', p.tenantId)
+    .executeTakeFirstOrThrow();
+  return { tenantName: r.tenant_name, projectId: p.projectId, projectName: r.project_name, environment: p.environment, billingUrl: `${s.publicUrl}/billing` };
+}
+
+export async function connectorWallet(s: Services, tenantId: string) {
+  const w = await getWalletView(s, tenantId);
+  return {
+    balanceMicros: w.balanceMicros.toString(),
+    reservedMicros: w.reservedMicros.toString(),
+    availableMicros: w.availableMicros.toString(),
+    usdEquivalent: w.usdEquivalent,
+    runwayDays: w.runwayDays,
+    billingUrl: `${s.publicUrl}/billing`,
+  };
+}
+
+/** Savings over the window in the locked vocabulary (spec §1); null figures without a benchmark provider. */
+export async function connectorSavings(s: Services, tenantId: string, days: SavingsWindow) {
+  const chart = await savingsSeries(s, tenantId, days);
+  const since = new Date(chart.series[0].day + 'T00:00:00Z');
+  const t = await burnTotals(s, tenantId, since, new Date(s.clock.now().getTime() + 1));
+  const saved = t.baseline - t.actual;
+  const bench = chart.benchmark;
+  return {
+    windowDays: days,
+    benchmarkProvider: bench ? bench.brand : null,
+    serviceBurn: t.burn.toString(),
+    equivalentBurnLabel: chart.equivalentLabel,
+    equivalentBurn: bench ? t.baseline.toString() : null,
+    tokensSaved: bench ? saved.toString() : null,
+    percentSavedBps: bench && t.baseline > 0n ? ((saved * 10_000n) / t.baseline).toString() : null,
+    series: chart.series.map((d) => ({ day: d.day, serviceBurn: d.serviceBurnMicros, equivalentBurn: d.equivalentBurnMicros })),
+  };
+}
+
+export async function connectorActivity(s: Services, p: KeyPrincipal, limit: number) {
+  const items = await activity(s, p.tenantId, { limit, projectId: p.projectId, customer: true });
+  return items.map((a) => ({
+    kind: a.kind,
+    id: a.id,
+    at: a.at,
+    channel: a.channel,
+    label: a.label,
+    modelClass: a.modelClass,
+    serviceBurn: a.serviceBurnMicros,
+    tokensSaved: a.tokensSaved,
+    promptExcerpt: a.promptExcerpt,
+  }));
+}
