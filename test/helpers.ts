@@ -45,3 +45,25 @@ export async function signIn(srv: TestServer, t: { email: string; password: stri
   if (r.status !== 200) throw new Error(`login failed: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.data.tokens.accessToken as string;
 }
+
+/** The token of the newest e-mailed link of that kind (`invite`, `reset-password`, `verify-email`) sent to an address. */
+export async function linkTokenFor(srv: TestServer, to: string, page: 'invite' | 'reset-password' | 'verify-email'): Promise<string> {
+  return eventually(async () => {
+    const mails = (await outboxMails(srv.dataDir)).filter((m) => m.toLowerCase().includes(`to: ${to.toLowerCase()}`));
+    for (const m of mails.reverse()) {
+      const hit = new RegExp(`/${page}\\?token=([A-Za-z0-9_.%-]+)`).exec(m);
+      if (hit) return decodeURIComponent(hit[1]);
+    }
+    return undefined;
+  }, 5_000, `a ${page} e-mail to ${to}`);
+}
+
+/** Adds a registered user to the owner's tenant the only way there is: an invitation they accept with their password. */
+export async function addMember(srv: TestServer, admin: { accessToken: string }, user: { email: string; password: string }, role: 'owner' | 'admin' | 'member' | 'viewer') {
+  const inv = await srv.api('POST', '/api/members/invites', { token: admin.accessToken, body: { email: user.email, role } });
+  if (inv.status !== 201) throw new Error(`invite failed: ${inv.status} ${JSON.stringify(inv.body)}`);
+  const token = await linkTokenFor(srv, user.email, 'invite');
+  const acc = await srv.api('POST', '/api/members/invites/accept', { body: { token, password: user.password } });
+  if (acc.status !== 200) throw new Error(`accept failed: ${acc.status} ${JSON.stringify(acc.body)}`);
+  return acc.body.data as { tenant: { id: string; name: string }; role: string; user: { id: string }; tokens: { accessToken: string; refreshToken: string } };
+}

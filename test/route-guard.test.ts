@@ -12,7 +12,18 @@ before(async () => {
 after(() => srv.close());
 
 /** Routes that are public by design: they authenticate with what is in their body or query. */
-const PUBLIC = new Set(['POST /auth/login', 'POST /api/auth/login', 'POST /api/auth/signup', 'POST /api/auth/refresh', 'GET /api/auth/verify-email']);
+const PUBLIC = new Set([
+  'POST /auth/login',
+  'POST /api/auth/login',
+  'POST /api/auth/signup',
+  'POST /api/auth/refresh',
+  'GET /api/auth/verify-email',
+  'POST /api/auth/verify-email',
+  'POST /api/auth/password/forgot',
+  'POST /api/auth/password/reset',
+  'GET /api/members/invites/preview',
+  'POST /api/members/invites/accept',
+]);
 const isPublic = (method: string, url: string) => PUBLIC.has(`${method} ${url}`) || url.startsWith('/api/billing/sandbox') || url.startsWith('/api/billing/stripe');
 
 const fill = (url: string) => url.replace(/:[a-zA-Z]+/g, '00000000-0000-4000-8000-000000000000');

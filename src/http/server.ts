@@ -41,6 +41,11 @@ import insightsActivity from './api/insights/activity.route.ts';
 import ledgerExport from './api/ledger/export.route.ts';
 import integrations from './api/integrations/integrations.route.ts';
 import connector from './api/connector/connector.route.ts';
+import authTenants from './api/auth/tenants.route.ts';
+import authPassword from './api/auth/password.route.ts';
+import myPassword from './api/users/password.route.ts';
+import tenant from './api/tenant/tenant.route.ts';
+import invites from './api/members/invites.route.ts';
 
 const API_ROUTES: RouteModule[] = [
   signup,
@@ -75,6 +80,11 @@ const API_ROUTES: RouteModule[] = [
   ledgerExport,
   integrations,
   connector,
+  authTenants,
+  authPassword,
+  myPassword,
+  tenant,
+  invites,
 ];
 
 /** Extra route scopes (the proxy, events, billing pages) plug in here with their own error handling. */

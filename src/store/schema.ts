@@ -425,6 +425,29 @@ export interface ExportLogTable {
   created_at: Timestamp;
 }
 
+export interface PasswordResetsTable {
+  id: Generated<string>;
+  user_id: string;
+  token_hash: Buffer;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+export interface InvitesTable {
+  id: Generated<string>;
+  tenant_id: string;
+  email: string;
+  role: 'owner' | 'admin' | 'member' | 'viewer';
+  token_hash: Buffer;
+  invited_by: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  accepted_at: NullableTimestamp;
+  accepted_by: string | null;
+  revoked_at: NullableTimestamp;
+}
+
 export interface DB {
   tenants: TenantsTable;
   users: UsersTable;
@@ -456,4 +479,6 @@ export interface DB {
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
   digest_sends: DigestSendsTable;
   export_log: ExportLogTable;
+  password_resets: PasswordResetsTable;
+  invites: InvitesTable;
 }

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { signupTenant, startTestServer, type TestServer } from '../../../test/harness.ts';
-import { eventually, outboxMails, tenantIdOf } from '../../../test/helpers.ts';
+import { addMember, eventually, outboxMails, tenantIdOf } from '../../../test/helpers.ts';
 import { startReceiver, verifyServiceSignature, type Receiver } from '../../../test/webhook-receiver.ts';
 import type { BusMessage } from '../../infra/bus/bus.ts';
 import { MIN_GAP_MS } from './outbox.ts';
@@ -312,7 +312,7 @@ describe('wallet, connector and routing events', () => {
   test('routing.escalated reaches the stream and e-mails members who asked for escalation alerts', async () => {
     const t = await tenant();
     const quiet = await signupTenant(srv);
-    await srv.api('POST', '/api/members', { token: t.accessToken, body: { email: quiet.email, role: 'viewer' } });
+    await addMember(srv, t, quiet, 'viewer');
     assert.equal((await srv.api('PATCH', '/api/users/me/notifications', { token: t.accessToken, body: { escalationAlert: true } })).status, 200);
     const w = await watch(t.defaultProjectId);
     const callId = randomUUID();

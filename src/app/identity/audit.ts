@@ -22,6 +22,10 @@ export type AuditEvent =
   | 'key_rotated'
   | 'key_revoked'
   | 'password_changed'
+  | 'password_reset_requested'
+  | 'password_reset'
+  | 'tenant_switched'
+  | 'invite_accepted'
   | 'email_verified';
 
 export interface AuditInput {

@@ -2,7 +2,6 @@
 // logout, sessions with server-side idle sign-out, and personal access tokens. Access tokens are
 // 15-minute HS256 JWTs carrying the session id; every /api request checks that session.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { sql } from 'kysely';
 import type { Db, Executor } from '../../store/db.ts';
@@ -11,18 +10,13 @@ import { appError } from '../../core/errors.ts';
 import { base62, formatKey, hashSecret, isWellFormedKey, PAT_PREFIX } from '../../core/tokens.ts';
 import { audit } from './audit.ts';
 import { createProject } from '../projects/projects.ts';
+import { ROLE_RANK, type IdleChoice, type Role } from '../../core/identity.ts';
+import { hashPassword, verifyCredentials, type RequestMeta, type UserView } from './credentials.ts';
+export { hashPassword, type RequestMeta, type UserView } from './credentials.ts';
 
 export const ACCESS_TTL_S = 15 * 60;
 export const REFRESH_TTL_S = 7 * 24 * 60 * 60;
-export const LOCKOUT_THRESHOLD = 5;
-export const LOCKOUT_MS = 15 * 60 * 1000;
-export const MIN_PASSWORD_LENGTH = 12;
-
-export type Role = 'owner' | 'admin' | 'member' | 'viewer';
-export const ROLE_RANK: Record<Role, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
-
-export const IDLE_CHOICES = ['15min', '1h', '4h', '24h', 'never'] as const;
-export type IdleChoice = (typeof IDLE_CHOICES)[number];
+export { IDLE_CHOICES, MIN_PASSWORD_LENGTH, ROLE_RANK, type IdleChoice, type Role } from '../../core/identity.ts';
 const IDLE_MS: Record<IdleChoice, number | null> = {
   '15min': 15 * 60_000,
   '1h': 3_600_000,
@@ -42,30 +36,14 @@ export interface AuthContext {
   patId: string | null;
 }
 
-export interface RequestMeta {
-  ip?: string | null;
-  userAgent?: string | null;
-}
-
-export interface UserView {
-  id: string;
-  email: string;
-  name: string;
-}
-
 export interface LoginResult {
   user: UserView;
   tokens: { accessToken: string; refreshToken: string };
 }
 
-export const hashPassword = (pw: string) => argonHash(pw, { algorithm: 2 /* Argon2id */ });
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-// A fixed hash verified when the email is unknown, so both paths cost one argon2 verify and the
-// response time does not reveal which emails have accounts.
-let dummyHash: Promise<string> | null = null;
-const getDummyHash = () => (dummyHash ??= hashPassword(randomBytes(16).toString('hex')));
-
-async function issueTokens(s: Services, userId: string, tenantId: string, sessionId: string, jti: string) {
+export async function issueTokens(s: Services, userId: string, tenantId: string, sessionId: string, jti: string) {
   const now = Math.floor(s.clock.now().getTime() / 1000);
   const accessToken = await new SignJWT({ tid: tenantId, sid: sessionId, typ: 'access' })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -85,11 +63,13 @@ async function issueTokens(s: Services, userId: string, tenantId: string, sessio
 
 async function verifyJwt(s: Services, token: string, typ: 'access' | 'refresh') {
   try {
+    // exp is required: a token without one would never expire (issue 22 item 6).
     const { payload } = await jwtVerify(token, s.secrets.jwt, {
       algorithms: ['HS256'],
       currentDate: s.clock.now(),
+      requiredClaims: ['exp', 'sub', 'sid', 'tid'],
     });
-    if (payload.typ !== typ || typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.tid !== 'string') {
+    if (payload.typ !== typ || !isUuid(payload.sub) || !isUuid(payload.sid) || !isUuid(payload.tid)) {
       throw appError('invalid_token');
     }
     return payload as typeof payload & { sub: string; sid: string; tid: string };
@@ -99,7 +79,9 @@ async function verifyJwt(s: Services, token: string, typ: 'access' | 'refresh') 
   }
 }
 
-async function startSession(s: Services, tx: Executor, userId: string, tenantId: string, meta: RequestMeta) {
+const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID_RE.test(v);
+
+export async function startSession(s: Services, tx: Executor, userId: string, tenantId: string, meta: RequestMeta) {
   const jti = randomUUID();
   const now = s.clock.now();
   const session = await tx
@@ -147,41 +129,7 @@ export async function signup(
 }
 
 export async function login(s: Services, input: { email: string; password: string }, meta: RequestMeta): Promise<LoginResult> {
-  const user = await s.db
-    .selectFrom('users')
-    .select(['id', 'email', 'name', 'password_hash', 'failed_logins', 'locked_until'])
-    .where(sql`lower(email)`, '=', input.email.toLowerCase())
-    .executeTakeFirst();
-  const now = s.clock.now();
-  if (!user) {
-    await argonVerify(await getDummyHash(), input.password).catch(() => false);
-    throw appError('invalid_credentials');
-  }
-  const locked = user.locked_until !== null && user.locked_until > now;
-  const good = await argonVerify(user.password_hash, input.password).catch(() => false);
-  if (locked || !good) {
-    if (!locked) {
-      // Count atomically so parallel guesses cannot slip past the threshold.
-      const r = await s.db
-        .updateTable('users')
-        .set({ failed_logins: sql`failed_logins + 1` })
-        .where('id', '=', user.id)
-        .returning('failed_logins')
-        .executeTakeFirstOrThrow();
-      await audit(s.db, s.secrets.ledger, { userId: user.id, tenantId: null, event: 'login_failed', at: now, ...meta });
-      if (r.failed_logins >= LOCKOUT_THRESHOLD) {
-        await s.db
-          .updateTable('users')
-          .set({ locked_until: new Date(now.getTime() + LOCKOUT_MS), failed_logins: 0 })
-          .where('id', '=', user.id)
-          .execute();
-        await audit(s.db, s.secrets.ledger, { userId: user.id, tenantId: null, event: 'account_locked', at: now, ...meta });
-      }
-    } else {
-      await audit(s.db, s.secrets.ledger, { userId: user.id, tenantId: null, event: 'login_failed', at: now, detail: { locked: true }, ...meta });
-    }
-    throw appError('invalid_credentials');
-  }
+  const user = await verifyCredentials(s, input.email, input.password, meta);
   const membership = await s.db
     .selectFrom('memberships')
     .select('tenant_id')
@@ -191,10 +139,9 @@ export async function login(s: Services, input: { email: string; password: strin
     .executeTakeFirst();
   if (!membership) throw appError('invalid_credentials');
   return s.db.transaction().execute(async (tx) => {
-    await tx.updateTable('users').set({ failed_logins: 0, locked_until: null }).where('id', '=', user.id).execute();
     const { tokens, sessionId } = await startSession(s, tx, user.id, membership.tenant_id, meta);
-    await audit(tx, s.secrets.ledger, { userId: user.id, tenantId: membership.tenant_id, event: 'login', at: now, detail: { sessionId }, ...meta });
-    return { user: { id: user.id, email: user.email, name: user.name }, tokens };
+    await audit(tx, s.secrets.ledger, { userId: user.id, tenantId: membership.tenant_id, event: 'login', at: s.clock.now(), detail: { sessionId }, ...meta });
+    return { user, tokens };
   });
 }
 
@@ -209,7 +156,7 @@ export async function refresh(s: Services, refreshToken: string, meta: RequestMe
       .where('id', '=', claims.sid)
       .forUpdate()
       .executeTakeFirst();
-    if (!session || session.revoked_at || session.expires_at <= now) throw appError('session_revoked');
+    if (!session || session.revoked_at || session.expires_at <= now || session.user_id !== claims.sub) throw appError('session_revoked');
     if (session.refresh_jti !== claims.jti) {
       await tx.updateTable('sessions').set({ revoked_at: now, revoke_reason: 'refresh_reuse' }).where('id', '=', session.id).execute();
       await audit(tx, s.secrets.ledger, { userId: session.user_id, tenantId: session.tenant_id, event: 'refresh_reuse_detected', at: now, detail: { sessionId: session.id }, ...meta });
@@ -296,19 +243,22 @@ export async function authenticate(s: Services, token: string): Promise<AuthCont
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
     .innerJoin('memberships as m', (j) => j.onRef('m.user_id', '=', 's.user_id').onRef('m.tenant_id', '=', 's.tenant_id'))
-    .select(['s.id', 's.revoked_at', 's.last_seen_at', 's.expires_at', 'u.platform_admin', 'u.idle_timeout', 'm.role'])
+    .select(['s.id', 's.tenant_id', 's.revoked_at', 's.last_seen_at', 's.expires_at', 'u.platform_admin', 'u.idle_timeout', 'm.role'])
     .where('s.id', '=', claims.sid)
     .where('s.user_id', '=', claims.sub)
     .executeTakeFirst();
   const now = s.clock.now();
   if (!row || row.revoked_at || row.expires_at <= now) throw appError('session_revoked');
-  if (await endIfIdle(s, s.db, row.id, claims.sub, claims.tid, row.last_seen_at)) {
+  // The tenant is the session's, never the token's word alone: after a tenant switch the old
+  // access tokens name the previous tenant and stop working (issue 22 item 6).
+  if (row.tenant_id !== claims.tid) throw appError('invalid_token');
+  if (await endIfIdle(s, s.db, row.id, claims.sub, row.tenant_id, row.last_seen_at)) {
     throw appError('session_revoked', 'Signed out after inactivity');
   }
   if (now.getTime() - row.last_seen_at.getTime() > TOUCH_EVERY_MS) {
     await s.db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', row.id).execute();
   }
-  return { userId: claims.sub, tenantId: claims.tid, role: row.role, platformAdmin: row.platform_admin, sessionId: row.id, patId: null };
+  return { userId: claims.sub, tenantId: row.tenant_id, role: row.role, platformAdmin: row.platform_admin, sessionId: row.id, patId: null };
 }
 
 async function authenticatePat(s: Services, token: string): Promise<AuthContext> {

@@ -1,16 +1,24 @@
-// Tenant membership (D2 roles). The spec names a Membership group without listing it; our
-// decision (docs/decisions.md): owners and admins add an existing user by e-mail with a role,
-// change roles and remove members; nobody can remove or demote the last owner.
-import { sql } from 'kysely';
-import type { Db } from '../../store/db.ts';
+// Tenant membership (D2 roles). People join through invitations (identity/invites.ts): nobody is
+// added without consent. Owners and admins change roles and remove members; only an owner grants
+// or takes away the owner role; a tenant always keeps at least one owner.
+//
+// The last-owner rule is a check and a write that must be one step: two owners demoting each other
+// at the same moment would each see the other still an owner and both succeed, leaving none
+// (issue 22 item 2). Every role change and removal therefore locks the tenant's row first, so such
+// changes to one tenant run one after the other and each sees the previous one's result.
+import type { Db, Executor } from '../../store/db.ts';
 import { appError } from '../../core/errors.ts';
-import { ROLE_RANK, type AuthContext, type Role } from './auth.ts';
+import type { Role } from '../../core/identity.ts';
+import type { AuthContext } from './auth.ts';
+import { assertMayAssign } from './invites.ts';
 
 export interface MemberView {
   userId: string;
   email: string;
   name: string;
   role: Role;
+  bio: string | null;
+  avatarUrl: string | null;
   createdAt: string;
 }
 
@@ -18,35 +26,23 @@ export async function listMembers(db: Db, tenantId: string): Promise<MemberView[
   const rows = await db
     .selectFrom('memberships as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select(['u.id', 'u.email', 'u.name', 'm.role', 'm.created_at'])
+    .select(['u.id', 'u.email', 'u.name', 'u.bio', 'u.avatar_url', 'm.role', 'm.created_at'])
     .where('m.tenant_id', '=', tenantId)
     .orderBy('m.created_at', 'asc')
     .execute();
-  return rows.map((r) => ({ userId: r.id, email: r.email, name: r.name, role: r.role, createdAt: r.created_at.toISOString() }));
+  return rows.map((r) => ({ userId: r.id, email: r.email, name: r.name, role: r.role, bio: r.bio, avatarUrl: r.avatar_url, createdAt: r.created_at.toISOString() }));
 }
 
-/** Only an owner may grant or take away the owner role; admins manage the roles below. */
-function assertMayAssign(ctx: AuthContext, role: Role) {
-  if (role === 'owner' && ctx.role !== 'owner') throw appError('forbidden', 'Only an owner can grant the owner role');
-  if (ROLE_RANK[ctx.role] < ROLE_RANK.admin) throw appError('forbidden', 'This action needs the admin role or higher');
+/** Serialises membership changes of one tenant (see the header) and returns the target's role. */
+async function lockAndRead(tx: Executor, tenantId: string, userId: string): Promise<Role> {
+  await tx.selectFrom('tenants').select('id').where('id', '=', tenantId).forUpdate().executeTakeFirst();
+  const m = await tx.selectFrom('memberships').select('role').where('tenant_id', '=', tenantId).where('user_id', '=', userId).executeTakeFirst();
+  if (!m) throw appError('not_found', 'Member not found');
+  return m.role;
 }
 
-export async function addMember(db: Db, ctx: AuthContext, input: { email: string; role: Role }): Promise<MemberView> {
-  assertMayAssign(ctx, input.role);
-  const user = await db.selectFrom('users').select(['id', 'email', 'name']).where(sql`lower(email)`, '=', input.email.toLowerCase()).executeTakeFirst();
-  if (!user) throw appError('not_found', 'No user with that e-mail; they must sign up first');
-  const r = await db
-    .insertInto('memberships')
-    .values({ tenant_id: ctx.tenantId, user_id: user.id, role: input.role })
-    .onConflict((oc) => oc.doNothing())
-    .returning(['created_at'])
-    .executeTakeFirst();
-  if (!r) throw appError('conflict', 'That user is already a member');
-  return { userId: user.id, email: user.email, name: user.name, role: input.role, createdAt: r.created_at.toISOString() };
-}
-
-async function ownersLeftWithout(db: Db, tenantId: string, userId: string): Promise<number> {
-  const r = await db
+async function otherOwners(tx: Executor, tenantId: string, userId: string): Promise<number> {
+  const r = await tx
     .selectFrom('memberships')
     .select((eb) => eb.fn.countAll<bigint>().as('n'))
     .where('tenant_id', '=', tenantId)
@@ -56,27 +52,32 @@ async function ownersLeftWithout(db: Db, tenantId: string, userId: string): Prom
   return Number(r.n);
 }
 
-async function currentRole(db: Db, tenantId: string, userId: string): Promise<Role> {
-  const m = await db.selectFrom('memberships').select('role').where('tenant_id', '=', tenantId).where('user_id', '=', userId).executeTakeFirst();
-  if (!m) throw appError('not_found', 'Member not found');
-  return m.role;
+/** The caller's own role, read under the lock: a demoted owner cannot act on what it just lost. */
+async function callerRole(tx: Executor, ctx: AuthContext): Promise<AuthContext> {
+  const m = await tx.selectFrom('memberships').select('role').where('tenant_id', '=', ctx.tenantId).where('user_id', '=', ctx.userId).executeTakeFirst();
+  if (!m) throw appError('forbidden', 'You are no longer a member of this tenant');
+  return { ...ctx, role: m.role };
 }
 
 export async function changeRole(db: Db, ctx: AuthContext, userId: string, role: Role): Promise<void> {
-  assertMayAssign(ctx, role);
-  const was = await currentRole(db, ctx.tenantId, userId);
-  if (was === 'owner') {
-    if (ctx.role !== 'owner') throw appError('forbidden', 'Only an owner can change an owner');
-    if (role !== 'owner' && (await ownersLeftWithout(db, ctx.tenantId, userId)) === 0) throw appError('conflict', 'A tenant keeps at least one owner');
-  }
-  await db.updateTable('memberships').set({ role }).where('tenant_id', '=', ctx.tenantId).where('user_id', '=', userId).execute();
+  await db.transaction().execute(async (tx) => {
+    const was = await lockAndRead(tx, ctx.tenantId, userId);
+    const me = await callerRole(tx, ctx);
+    assertMayAssign(me, role);
+    if (was === 'owner') {
+      if (me.role !== 'owner') throw appError('forbidden', 'Only an owner can change an owner');
+      if (role !== 'owner' && (await otherOwners(tx, ctx.tenantId, userId)) === 0) throw appError('conflict', 'A tenant keeps at least one owner: make another member owner first');
+    }
+    await tx.updateTable('memberships').set({ role }).where('tenant_id', '=', ctx.tenantId).where('user_id', '=', userId).execute();
+  });
 }
 
 export async function removeMember(db: Db, ctx: AuthContext, userId: string): Promise<void> {
-  const was = await currentRole(db, ctx.tenantId, userId);
-  assertMayAssign(ctx, was);
-  if (was === 'owner' && (await ownersLeftWithout(db, ctx.tenantId, userId)) === 0) throw appError('conflict', 'A tenant keeps at least one owner');
   await db.transaction().execute(async (tx) => {
+    const was = await lockAndRead(tx, ctx.tenantId, userId);
+    const me = await callerRole(tx, ctx);
+    assertMayAssign(me, was);
+    if (was === 'owner' && (await otherOwners(tx, ctx.tenantId, userId)) === 0) throw appError('conflict', 'A tenant keeps at least one owner: make another member owner first');
     await tx.deleteFrom('memberships').where('tenant_id', '=', ctx.tenantId).where('user_id', '=', userId).execute();
     // Their sessions in this tenant end with the membership.
     await tx.updateTable('sessions').set({ revoked_at: new Date(), revoke_reason: 'membership_removed' }).where('tenant_id', '=', ctx.tenantId).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();

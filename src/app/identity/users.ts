@@ -80,7 +80,8 @@ export async function sendVerificationEmail(s: Services, userId: string): Promis
     .setIssuedAt(now)
     .setExpirationTime(now + VERIFY_TTL_S)
     .sign(s.secrets.jwt);
-  const link = `${s.publicUrl}/api/auth/verify-email?token=${encodeURIComponent(token)}`;
+  // The link opens the web app's page, which confirms through the API (D13).
+  const link = `${s.publicUrl}/verify-email?token=${encodeURIComponent(token)}`;
   await s.mailer.send({
     to: u.email,
     subject: 'Verify your e-mail address for Switchboard',

@@ -13,6 +13,7 @@ import * as m008 from './008-score-once.ts';
 import * as m009 from './009-ledger-seq-index.ts';
 import * as m010 from './010-settle-row-checks.ts';
 import * as m011 from './011-call-row-keys.ts';
+import * as m013 from './013-identity-links.ts';
 import * as m016 from './016-connectors.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
@@ -27,6 +28,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '009-ledger-seq-index': m009,
   '010-settle-row-checks': m010,
   '011-call-row-keys': m011,
+  '013-identity-links': m013,
   '016-connectors': m016,
 };
 
@@ -36,6 +38,9 @@ export async function migrate(db: Db): Promise<void> {
     provider: { getMigrations: async () => MIGRATIONS },
     migrationTableName: 'schema_migrations',
     migrationLockTableName: 'schema_migrations_lock',
+    // Migration numbers are handed out to parallel branches, which land in any order: a database
+    // that already ran 016 must still accept 013 when it arrives, instead of refusing to start.
+    allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');

@@ -1,15 +1,14 @@
 // POST /auth/login (the spec lists it without /api) and POST /api/auth/login (D2): the login
 // result of spec §2; 10 attempts per minute per IP; lockout after 5 failures on an account.
-import { z } from 'zod';
+// Sets the session cookies of D13 for the web app.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ACCESS_TTL_S, login } from '../../../app/identity/auth.ts';
+import { login } from '../../../app/identity/auth.ts';
 import type { Services } from '../../../app/shared/services.ts';
 import { appError } from '../../../core/errors.ts';
-import { ACCESS_COOKIE, metaOf } from '../../plugins/auth.ts';
+import { metaOf, setSessionCookies } from '../../plugins/auth.ts';
 import { rateLimitHeaders } from '../../plugins/rate-limit.ts';
 import { envelope, ok, type RouteModule } from '../common.ts';
-import { loginResult } from './schemas.ts';
-
+import { loginBody, loginResult } from './schemas.ts';
 
 export const loginRateLimit = (s: Services) => async (req: FastifyRequest, reply: FastifyReply) => {
   const d = await s.limiter.take(`login:${req.ip}`, s.config.RATE_LIMIT_LOGIN_PER_MIN, 60_000);
@@ -17,18 +16,11 @@ export const loginRateLimit = (s: Services) => async (req: FastifyRequest, reply
   if (!d.allowed) throw appError('rate_limited', 'Too many sign-in attempts; try again later', { headers: rateLimitHeaders(d, 60) });
 };
 
-export function setAccessCookie(reply: FastifyReply, token: string) {
-  reply.setCookie(ACCESS_COOKIE, token, { httpOnly: true, sameSite: 'lax', path: '/api', maxAge: ACCESS_TTL_S });
-}
-
-// Login checks credentials, not password policy: any non-empty password is a valid attempt.
-const body = z.strictObject({ email: z.string().min(1).max(254), password: z.string().min(1).max(256) });
-
 const route: RouteModule = (app, s) => {
   for (const url of ['/auth/login', '/api/auth/login']) {
-    app.post(url, { schema: { body, response: { 200: envelope(loginResult) } }, onRequest: loginRateLimit(s) }, async (req, reply) => {
+    app.post(url, { schema: { body: loginBody, response: { 200: envelope(loginResult) } }, onRequest: loginRateLimit(s) }, async (req, reply) => {
       const result = await login(s, req.body, metaOf(req));
-      setAccessCookie(reply, result.tokens.accessToken);
+      setSessionCookies(s, req, reply, result.tokens);
       return ok(result);
     });
   }

@@ -1,12 +1,13 @@
-// POST /api/auth/logout: ends the current session; its refresh token dies with it.
+// POST /api/auth/logout: ends the current session; its refresh token dies with it, and both
+// session cookies are cleared.
 import { logout } from '../../../app/identity/auth.ts';
-import { ACCESS_COOKIE, authOf, metaOf, requireAuth } from '../../plugins/auth.ts';
+import { authOf, clearSessionCookies, metaOf, requireAuth } from '../../plugins/auth.ts';
 import { emptyData, ok, type RouteModule } from '../common.ts';
 
 const route: RouteModule = (app, s) =>
   app.post('/api/auth/logout', { schema: { response: { 200: emptyData } }, onRequest: requireAuth(s) }, async (req, reply) => {
     await logout(s, authOf(req), metaOf(req));
-    reply.clearCookie(ACCESS_COOKIE, { path: '/api' });
+    clearSessionCookies(s, req, reply);
     return ok({});
   });
 export default route;

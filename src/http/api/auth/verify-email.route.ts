@@ -1,6 +1,8 @@
-// E-mail verification: POST /api/users/me/verify-email sends the link; GET
-// /api/auth/verify-email?token= (the link itself) sets emailVerifiedAt.
+// E-mail verification: POST /api/users/me/verify-email sends the link, which opens the web app's
+// /verify-email page (D13); the page confirms with POST /api/auth/verify-email {token}. GET
+// /api/auth/verify-email?token= does the same for links sent before the page existed.
 import { z } from 'zod';
+import { verifyEmailBody } from './schemas.ts';
 import { sendVerificationEmail, verifyEmail } from '../../../app/identity/users.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { emptyData, envelope, ok, type RouteModule } from '../common.ts';
@@ -16,5 +18,6 @@ const route: RouteModule = (app, s) => {
     { schema: { querystring: z.strictObject({ token: z.string().min(1).max(4096) }), response: { 200: envelope(profile) } } },
     async (req) => ok(await verifyEmail(s, req.query.token)),
   );
+  app.post('/api/auth/verify-email', { schema: { body: verifyEmailBody, response: { 200: envelope(profile) } } }, async (req) => ok(await verifyEmail(s, req.body.token)));
 };
 export default route;

@@ -1,25 +1,24 @@
-// Tenant members: GET /api/members, POST /api/members {email, role},
-// PATCH /api/members/:id {role}, DELETE /api/members/:id (owners/admins; see app/members.ts).
+// Tenant members: GET /api/members, PATCH /api/members/:id {role}, DELETE /api/members/:id
+// (owners/admins; see app/identity/members.ts). POST /api/members {email, role} no longer adds a
+// registered user without consent (issue 22 item 7): it sends an invitation, exactly like
+// POST /api/members/invites (members/invites.route.ts), and answers with it.
 import { z } from 'zod';
-import { addMember, changeRole, listMembers, removeMember } from '../../../app/identity/members.ts';
+import { createInvite } from '../../../app/identity/invites.ts';
+import { changeRole, listMembers, removeMember } from '../../../app/identity/members.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { emptyData, envelope, idParams, ok, type RouteModule } from '../common.ts';
-
-const role = z.enum(['owner', 'admin', 'member', 'viewer']);
-const member = z.object({ userId: z.string(), email: z.string(), name: z.string(), role, createdAt: z.string() });
+import { invite, inviteBody, member, memberRolePatch } from './schemas.ts';
 
 const route: RouteModule = (app, s) => {
   app.get('/api/members', { schema: { response: { 200: envelope(z.object({ items: z.array(member) })) } }, onRequest: requireAuth(s) }, async (req) =>
     ok({ items: await listMembers(s.db, authOf(req).tenantId) }),
   );
-  app.post(
-    '/api/members',
-    { schema: { body: z.strictObject({ email: z.email().max(254), role }), response: { 201: envelope(member) } }, onRequest: requireAuth(s, { role: 'admin' }) },
-    async (req, reply) => reply.status(201).send(ok(await addMember(s.db, authOf(req), req.body))),
+  app.post('/api/members', { schema: { body: inviteBody, response: { 201: envelope(invite) } }, onRequest: requireAuth(s, { role: 'admin' }) }, async (req, reply) =>
+    reply.status(201).send(ok(await createInvite(s, authOf(req), req.body))),
   );
   app.patch(
     '/api/members/:id',
-    { schema: { params: idParams, body: z.strictObject({ role }), response: { 200: emptyData } }, onRequest: requireAuth(s, { role: 'admin' }) },
+    { schema: { params: idParams, body: memberRolePatch, response: { 200: emptyData } }, onRequest: requireAuth(s, { role: 'admin' }) },
     async (req) => {
       await changeRole(s.db, authOf(req), req.params.id, req.body.role);
       return ok({});

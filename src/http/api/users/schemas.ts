@@ -1,7 +1,8 @@
 // The profile schema: the PATCH body here is THE schema the web app validates with (spec §2:
 // "PATCH validation uses the same schema the UI uses"), so it lives in one exported place.
 import { z } from 'zod';
-import { IDLE_CHOICES } from '../../../app/identity/auth.ts';
+import { IDLE_CHOICES } from '../../../core/identity.ts';
+import { password, passwordAttempt } from '../auth/schemas.ts';
 
 const isTimeZone = (tz: string) => {
   try {
@@ -36,3 +37,7 @@ export const profile = z.object({
   idleTimeout: z.string(),
   platformAdmin: z.boolean(),
 });
+
+/** POST /api/users/me/password. */
+export const passwordChangeBody = z.strictObject({ currentPassword: passwordAttempt, newPassword: password });
+export type PasswordChangeBody = z.infer<typeof passwordChangeBody>;

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { signupTenant, startTestServer, type TestServer } from '../../../../test/harness.ts';
 import { startReceiver, verifyServiceSignature, verifyStandardSignature, type Receiver } from '../../../../test/webhook-receiver.ts';
-import { eventually, signIn, tenantIdOf } from '../../../../test/helpers.ts';
+import { addMember, eventually, signIn, tenantIdOf } from '../../../../test/helpers.ts';
 import { openStream } from '../../../../test/sse-client.ts';
 import { emitEvent, insertDeliveries } from '../../../app/events/events.ts';
 import { attemptDelivery, deliverDue, getDelivery, listDeliveries, MAX_WEBHOOKS_PER_TENANT, purgeExpired, RETRY_DELAYS_MS } from '../../../app/events/webhooks.ts';
@@ -137,7 +137,7 @@ describe('registration', () => {
     assert.deepEqual((await srv.api('GET', '/api/webhooks', { token: stranger.accessToken })).body.data.items, []);
     // Demote the owner to member (after making someone else owner).
     const other = await signupTenant(srv);
-    await srv.api('POST', '/api/members', { token: t.accessToken, body: { email: other.email, role: 'owner' } });
+    await addMember(srv, t, other, 'owner');
     await srv.api('PATCH', `/api/members/${t.userId}`, { token: t.accessToken, body: { role: 'member' } });
     assert.equal((await srv.api('GET', '/api/webhooks', { token: t.accessToken })).status, 200);
     assert.equal((await srv.api('GET', `/api/webhooks/${hook.id}/deliveries`, { token: t.accessToken })).status, 200);
