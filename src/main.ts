@@ -12,6 +12,21 @@ import { ensureDemo } from './runtime/demo.ts';
 import { startSim } from './sim/index.ts';
 import { PROVIDER_KEYS } from './core/providers.ts';
 import { sweepReservations } from './app/money/sweeper.ts';
+import { startupFailure } from './startup-failure.ts';
+
+let config: Config | null = null;
+// Until the service runs, anything thrown (even from an event listener) ends start-up with one line.
+const failStart = (e: unknown) => {
+  console.error(startupFailure(e, config));
+  if (config && ['debug', 'trace'].includes(config.LOG_LEVEL) && e instanceof Error) console.error(e.stack);
+  process.exit(1);
+};
+process.on('uncaughtException', failStart);
+process.on('unhandledRejection', failStart);
+const started = () => {
+  process.off('uncaughtException', failStart);
+  process.off('unhandledRejection', failStart);
+};
 
 async function main(cmd: string): Promise<void> {
   let cfg: Config;
@@ -25,6 +40,7 @@ async function main(cmd: string): Promise<void> {
     }
     throw e;
   }
+  config = cfg;
   switch (cmd) {
     case 'migrate': {
       const rt = await startRuntime(cfg, { http: false });
@@ -68,7 +84,7 @@ async function main(cmd: string): Promise<void> {
           [
             '',
             `Switchboard is running at ${rt.url}`,
-            `  database:  ${cfg.DATABASE_URL ? 'DATABASE_URL' : `embedded PostgreSQL (${cfg.DATA_DIR}/pg)`}`,
+            `  database:  ${rt.dbDescription}`,
             `  upstream:  ${sim ? `SIMULATED upstream at ${sim.url} (no real model is called)` : 'configured providers'}`,
             '',
             'Demo login',
@@ -104,7 +120,4 @@ async function main(cmd: string): Promise<void> {
   }
 }
 
-main(process.argv[2] ?? 'start').catch((e) => {
-  console.error('Switchboard failed to start:', e instanceof Error ? (e.stack ?? e.message) : e);
-  process.exit(1);
-});
+main(process.argv[2] ?? 'start').then(started, failStart);

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -14,6 +14,7 @@ import { waitFor } from './money.ts';
 
 test('npm start on embedded PostgreSQL: SIGTERM after calls exits cleanly, with its lease released', { timeout: 120_000 }, async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'sb-shutdown-'));
+  chmodSync(dataDir, 0o755); // reachable by the postgres OS user, so the cluster stays inside it
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), SIM_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
   for (const k of ['DATABASE_URL', 'REDIS_URL', 'PGHOST', 'PGPORT', 'PGUSER', 'PGDATABASE']) delete env[k];
@@ -41,7 +42,7 @@ test('npm start on embedded PostgreSQL: SIGTERM after calls exits cleanly, with 
 
     // Start the database again (the child stopped it) and look at what the child left behind.
     const { startEmbeddedPostgres } = await import('../src/store/embedded.ts');
-    const db = await startEmbeddedPostgres({ dataDir: join(dataDir, 'pg') });
+    const db = await startEmbeddedPostgres({ dataDir: join(dataDir, 'pg'), passwordFile: join(dataDir, 'pg-password') });
     const c = new pg.Client({ connectionString: db.url });
     await c.connect();
     try {

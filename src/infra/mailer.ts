@@ -1,7 +1,7 @@
 // E-mail through nodemailer: SMTP when SMTP_URL is set, else each message is written as an
-// .eml file under DATA_DIR/outbox so the default run needs no mail server (D11).
+// .eml file (0600, in a 0700 folder) under DATA_DIR/outbox so the default run needs no mail server (D11).
 import nodemailer from 'nodemailer';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { privateDir, writePrivateFile } from './private-file.ts';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 
@@ -29,9 +29,10 @@ export function createMailer(opts: { smtpUrl?: string; outboxDir: string; from: 
   return {
     async send(msg) {
       const info = await transport.sendMail({ from: opts.from, ...msg });
-      await mkdir(opts.outboxDir, { recursive: true });
+      // Messages carry sign-in and reset links: owner-only, like any token (issue 22).
+      await privateDir(opts.outboxDir);
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`;
-      await writeFile(join(opts.outboxDir, name), info.message as Buffer);
+      await writePrivateFile(join(opts.outboxDir, name), info.message as Buffer);
     },
   };
 }

@@ -2,7 +2,8 @@
 // ADJUSTMENT credit, a default project and a dev key. Created once; the credentials are kept in
 // DATA_DIR/demo.json (mode 0600) so every later start can print them again.
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { tightenPrivateFile, writePrivateFile } from '../infra/private-file.ts';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import type { Services } from '../app/shared/services.ts';
@@ -26,7 +27,9 @@ export async function ensureDemo(s: Services): Promise<DemoCredentials> {
   const existing = await s.db.selectFrom('users').select('id').where(sql`lower(email)`, '=', DEMO_EMAIL).executeTakeFirst();
   if (existing) {
     try {
-      return JSON.parse(await readFile(file, 'utf8')) as DemoCredentials;
+      const creds = JSON.parse(await readFile(file, 'utf8')) as DemoCredentials;
+      await tightenPrivateFile(file);
+      return creds;
     } catch {
       // The database outlived this machine's DATA_DIR: the demo exists but its secrets are not here.
       return { email: DEMO_EMAIL, password: null, key: null };
@@ -48,7 +51,6 @@ export async function ensureDemo(s: Services): Promise<DemoCredentials> {
   const projectId = await getDefaultProjectId(s.db, m.tenant_id);
   const { key } = await createKey(s.db, { tenantId: m.tenant_id, projectId, name: 'Demo dev key', environment: 'dev' });
   const creds: DemoCredentials = { email: DEMO_EMAIL, password, key };
-  await mkdir(s.config.DATA_DIR, { recursive: true });
-  await writeFile(file, JSON.stringify(creds), { mode: 0o600 });
+  await writePrivateFile(file, JSON.stringify(creds));
   return creds;
 }

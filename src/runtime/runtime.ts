@@ -54,6 +54,8 @@ export function assertRegistry(brands: Readonly<Record<string, { key: string }>>
 
 export interface Runtime {
   url: string;
+  /** Where the data is, for the start-up banner. */
+  dbDescription: string;
   services: Services;
   app: App | null;
   close(): Promise<void>;
@@ -78,7 +80,7 @@ export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Prom
     let databaseUrl = cfg.DATABASE_URL;
     let embedded: EmbeddedDb | null = null;
     if (!databaseUrl) {
-      embedded = await startEmbeddedPostgres({ dataDir: join(cfg.DATA_DIR, 'pg') });
+      embedded = await startEmbeddedPostgres({ dataDir: join(cfg.DATA_DIR, 'pg'), passwordFile: join(cfg.DATA_DIR, 'pg-password') });
       closers.push(() => embedded!.stop());
       databaseUrl = embedded.url;
     }
@@ -175,7 +177,7 @@ export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Prom
       url = address.replace('0.0.0.0', '127.0.0.1');
       if (!cfg.PUBLIC_URL) services.publicUrl = url;
     }
-    return { url, services, app, close };
+    return { url, dbDescription: embedded ? `embedded PostgreSQL (${embedded.location})` : 'DATABASE_URL', services, app, close };
   } catch (e) {
     await close();
     throw e;

@@ -2,7 +2,8 @@
 // them); otherwise generated once and kept in DATA_DIR/secrets.json (mode 0600), so the default
 // run keeps valid sessions and a verifiable ledger across restarts.
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { tightenPrivateFile, writePrivateFile } from '../../infra/private-file.ts';
 import { join } from 'node:path';
 import type { Config } from '../../config.ts';
 import type { Secrets } from '../shared/services.ts';
@@ -21,8 +22,9 @@ export async function loadSecrets(cfg: Config): Promise<Secrets> {
     }
     if (!stored.jwt || !stored.ledger) {
       stored = { jwt: stored.jwt ?? randomBytes(32).toString('hex'), ledger: stored.ledger ?? randomBytes(32).toString('hex') };
-      await mkdir(cfg.DATA_DIR, { recursive: true });
-      await writeFile(file, JSON.stringify(stored), { mode: 0o600 });
+      await writePrivateFile(file, JSON.stringify(stored));
+    } else {
+      await tightenPrivateFile(file);
     }
     jwt ??= stored.jwt;
     ledger ??= stored.ledger;
