@@ -47,3 +47,92 @@ test('the rule itself catches an offending import', () => {
   assert.deepEqual(specs, ['pg', './y.ts']);
   assert.equal(ALLOWED.has('pg'), false);
 });
+
+// docs/layout.md: src/app is split into domain folders that never import each other in a circle
+// (type imports included: a circle of types is still a circle of knowledge), and src/app reaches
+// neither jobs/ (jobs are enqueued through Services.jobs), http/ nor the runtime. app/shared/ is
+// the floor every domain stands on: it may name a domain's types (the Services container) but
+// never import its code. Tests may drive anything, so *.test.ts files are outside these rules.
+const APP = 'src/app/';
+const SHARED = 'shared';
+const OUTSIDE_APP = ['src/jobs/', 'src/http/', 'src/runtime/'];
+
+/** Each relative import of a file: where it points and whether it is `import type`. */
+function relativeImports(f: string): Array<{ target: string; typeOnly: boolean }> {
+  const src = readFileSync(f, 'utf8');
+  const out: Array<{ target: string; typeOnly: boolean }> = [];
+  for (const m of src.matchAll(/(?:^|\n)\s*(import|export)(\s+type)?\s[^'"]*?from\s+['"](\.[^'"]+)['"]/g)) {
+    out.push({ target: join(dirname(f), m[3]), typeOnly: Boolean(m[2]) });
+  }
+  for (const m of src.matchAll(/import\(\s*['"](\.[^'"]+)['"]\s*\)/g)) out.push({ target: join(dirname(f), m[1]), typeOnly: false });
+  return out;
+}
+
+const domainOf = (p: string) => (p.startsWith(APP) ? p.slice(APP.length).split('/')[0] : null);
+
+/** A circle in a directed graph, as the list of nodes around it, or null. */
+export function findCycle(edges: Map<string, Set<string>>): string[] | null {
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (n: string): string[] | null => {
+    if (state.get(n) === 'done') return null;
+    if (state.get(n) === 'open') return [...path.slice(path.indexOf(n)), n];
+    state.set(n, 'open');
+    path.push(n);
+    for (const m of edges.get(n) ?? []) {
+      const c = visit(m);
+      if (c) return c;
+    }
+    path.pop();
+    state.set(n, 'done');
+    return null;
+  };
+  for (const n of edges.keys()) {
+    const c = visit(n);
+    if (c) return c;
+  }
+  return null;
+}
+
+const appFiles = () => files('src/app').filter((f) => !f.endsWith('.test.ts'));
+
+test('src/app imports nothing from jobs/, http/ or the runtime', () => {
+  const offences: string[] = [];
+  for (const f of appFiles()) {
+    for (const i of relativeImports(f)) if (OUTSIDE_APP.some((d) => i.target.startsWith(d))) offences.push(`${f}: imports ${i.target}`);
+  }
+  assert.deepEqual(offences, []);
+});
+
+test('the domain folders of src/app import each other in no circle; app/shared imports only their types', () => {
+  const edges = new Map<string, Set<string>>();
+  const why = new Map<string, string>();
+  const offences: string[] = [];
+  for (const f of appFiles()) {
+    const from = domainOf(f)!;
+    for (const i of relativeImports(f)) {
+      const to = domainOf(i.target);
+      if (!to || to === from || to === SHARED) continue;
+      if (from === SHARED) {
+        if (!i.typeOnly) offences.push(`${f}: app/shared imports code from ${i.target}`);
+        continue;
+      }
+      if (!edges.has(from)) edges.set(from, new Set());
+      edges.get(from)!.add(to);
+      if (!why.has(`${from}>${to}`)) why.set(`${from}>${to}`, `${f} imports ${i.target}`);
+    }
+  }
+  const cycle = findCycle(edges);
+  if (cycle) offences.push(`circle ${cycle.join(' → ')}: ${cycle.slice(1).map((to, k) => why.get(`${cycle[k]}>${to}`)).join('; ')}`);
+  assert.deepEqual(offences, []);
+});
+
+test('the circle check finds a circle, and passes a graph without one', () => {
+  const g = (pairs: Array<[string, string]>) => {
+    const m = new Map<string, Set<string>>();
+    for (const [a, b] of pairs) (m.get(a) ?? m.set(a, new Set()).get(a)!).add(b);
+    return m;
+  };
+  assert.deepEqual(findCycle(g([['money', 'events'], ['events', 'projects'], ['projects', 'money']])), ['money', 'events', 'projects', 'money']);
+  assert.equal(findCycle(g([['calls', 'money'], ['calls', 'events'], ['money', 'events']])), null);
+});

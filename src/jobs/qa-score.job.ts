@@ -2,7 +2,7 @@
 // (at most every 2 s per process) after calls settle, so scores land seconds after the fact.
 // The queue is a singleton: one run at a time across all workers.
 import type PgBoss from 'pg-boss';
-import type { Services } from '../app/shared/services.ts';
+import type { Logger, Services } from '../app/shared/services.ts';
 import { scorePending } from '../app/calls/quality/scoring.ts';
 import type { JobModule } from './index.ts';
 
@@ -11,11 +11,11 @@ const NUDGE_EVERY_MS = 2_000;
 let lastNudge = 0;
 
 /** Called after a call is settled; cheap and fire-and-forget, never awaited by the request. */
-export function nudgeQaScoring(s: Services): void {
+export function nudgeQaScoring(boss: PgBoss, log: Logger): void {
   const now = Date.now();
   if (now - lastNudge < NUDGE_EVERY_MS) return;
   lastNudge = now;
-  s.boss.send(QA_SCORE_QUEUE, {}, { singletonKey: 'qa-score', singletonSeconds: 2 }).catch((e) => s.log.warn(e, 'qa nudge failed'));
+  boss.send(QA_SCORE_QUEUE, {}, { singletonKey: 'qa-score', singletonSeconds: 2 }).catch((e) => log.warn(e, 'qa nudge failed'));
 }
 
 export const qaScoreJob: JobModule = {

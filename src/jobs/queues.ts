@@ -1,9 +1,13 @@
 // Queue names and the glue that lets a job be enqueued inside the caller's transaction, so a
-// committed write and the job it implies stand or fall together. A leaf module: use cases import
-// it without pulling in the job handlers.
+// committed write and the job it implies stand or fall together. createJobQueue is what the use
+// cases get as `Services.jobs` (app/shared/jobs.ts): they never import this folder.
 import { CompiledQuery } from 'kysely';
 import type PgBoss from 'pg-boss';
 import type { Executor } from '../store/db.ts';
+import type { JobQueue } from '../app/shared/jobs.ts';
+import type { Logger } from '../app/shared/services.ts';
+import { AUTO_TOPUP_QUEUE } from '../app/money/topups.ts';
+import { nudgeQaScoring } from './qa-score.job.ts';
 
 export const QUEUES = {
   webhookDeliver: 'webhooks.deliver',
@@ -37,4 +41,29 @@ export async function enqueueJobs(boss: PgBoss, ex: Executor, jobs: Array<{ name
     })),
     { db: jobsDb(ex) },
   );
+}
+
+/** The queue behind `Services.jobs`: what the use cases ask for, as pg-boss jobs. */
+export function createJobQueue(boss: PgBoss, log: Logger): JobQueue {
+  return {
+    deliverWebhooks: (ex, deliveries) =>
+      enqueueJobs(
+        boss,
+        ex,
+        deliveries.map((d) => ({ name: QUEUES.webhookDeliver, data: { deliveryId: d.deliveryId }, delayMs: d.delayMs })),
+      ),
+    mailAlerts: (ex, alerts) =>
+      enqueueJobs(
+        boss,
+        ex,
+        alerts.map((a) => ({ name: QUEUES.alert, data: { userId: a.userId, frame: a.frame }, retryLimit: 3 })),
+      ),
+    async checkThresholds(tenantId) {
+      await boss.sendDebounced(QUEUES.thresholds, { tenantId }, { retryLimit: 2 }, 1, tenantId);
+    },
+    async chargeAutoTopup(ex, job) {
+      await boss.send(AUTO_TOPUP_QUEUE, job, { db: jobsDb(ex), retryLimit: 3, retryDelay: 30, retryBackoff: true });
+    },
+    nudgeQaScoring: () => nudgeQaScoring(boss, log),
+  };
 }

@@ -24,7 +24,7 @@ import { PRICE_BOOK, checkRegistry, type PriceBook } from '../core/pricing/index
 import { KeyCache } from '../app/identity/keys.ts';
 import { evictCallContexts } from '../app/money/wallet.ts';
 import { LocalInvalidation, RedisInvalidation, type Invalidation } from '../infra/invalidation.ts';
-import { loadSecrets } from '../app/identity/secrets.ts';
+import { loadSecrets } from '../app/shared/secrets.ts';
 import type { Logger, Services } from '../app/shared/services.ts';
 import PgBoss from 'pg-boss';
 import { buildServer } from '../http/server.ts';
@@ -32,6 +32,7 @@ import { buildCallDeps } from '../app/calls/deps.ts';
 import { RulesCache } from '../app/calls/quality/rules.ts';
 import { proxyRoutes } from '../http/proxy/index.ts';
 import { createQueues, startWorker } from '../jobs/index.ts';
+import { createJobQueue } from '../jobs/queues.ts';
 import type { App } from '../http/api/common.ts';
 
 export interface RuntimeOptions {
@@ -143,6 +144,7 @@ export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Prom
       log,
       publicUrl,
       boss,
+      jobs: createJobQueue(boss, log),
       calls: buildCallDeps(cfg, opts.simUrl ?? null, rules.current),
       rules,
       payments: createPaymentProcessor(cfg),

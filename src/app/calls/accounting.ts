@@ -17,7 +17,6 @@ import { advanceStage, budgetExhausted, walletExhausted } from '../projects/stag
 import type { StageMove } from '../../core/stage.ts';
 import { checkWalletThresholds, emitRoutingEscalated } from '../events/notifications.ts';
 import { AppError } from '../../core/errors.ts';
-import { nudgeQaScoring } from '../../jobs/qa-score.job.ts';
 
 export type CallContext = wallet.CallContext & { keyId: string };
 export type Reservation = wallet.Reservation;
@@ -217,7 +216,7 @@ export async function settleAttempt(s: Services, f: SettleFacts): Promise<{ toke
   kickOutbox(s);
   maybeCheckThresholds(s, f.ctx.tenantId);
   // The full QA score is written after the fact by the worker (never in the request path).
-  nudgeQaScoring(s);
+  s.jobs.nudgeQaScoring();
   return { tokensSavedMicros: settled.savings?.tokensSavedMicros ?? null, settled };
 }
 

@@ -19,8 +19,7 @@ import type { EventFrame } from '../../infra/bus/bus.ts';
 import { MODEL_CLASSES } from '../../core/model-class.ts';
 import { COMPLEXITIES, TASK_FAMILIES } from '../../core/routing/vocabulary.ts';
 import { STAGES, STAGE_EVENTS } from '../../core/stage.ts';
-import { enqueueJobs, QUEUES } from '../../jobs/queues.ts';
-import { getDefaultProjectId } from '../projects/projects.ts';
+import { defaultProjectOf } from './events.repo.ts';
 
 export type { EventFrame } from '../../infra/bus/bus.ts';
 
@@ -122,7 +121,7 @@ export type TypedFrame<T extends EventType> = Omit<EventFrame, 'type' | 'payload
 async function resolveProject(db: Executor, tenantId: string, projectId: string | undefined, type: EventType): Promise<string> {
   if (projectId) return projectId;
   if (!TENANT_WIDE.has(type)) throw new Error(`event ${type} needs a projectId`);
-  return getDefaultProjectId(db, tenantId);
+  return defaultProjectOf(db, tenantId);
 }
 
 /** Validate the payload and build the frame of spec §6 (field order fixed: it is also the webhook body). */
@@ -262,10 +261,9 @@ function deliveryRow(s: Services, d: { tenantId: string; eventType: string; body
 async function writeDeliveries(s: Services, ex: Executor, rows: Array<ReturnType<typeof deliveryRow>>): Promise<string[]> {
   if (rows.length === 0) return [];
   await ex.insertInto('webhook_deliveries').values(rows).execute();
-  await enqueueJobs(
-    s.boss,
+  await s.jobs.deliverWebhooks(
     ex,
-    rows.map((r) => ({ name: QUEUES.webhookDeliver, data: { deliveryId: r.id } })),
+    rows.map((r) => ({ deliveryId: r.id })),
   );
   return rows.map((r) => r.id);
 }

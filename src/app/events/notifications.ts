@@ -10,11 +10,10 @@ import type { Executor, Tx } from '../../store/db.ts';
 import { appError } from '../../core/errors.ts';
 import { encryptSecret } from '../../core/secret-box.ts';
 import { generateWebhookSecret } from '../../core/webhooks/signature.ts';
-import { enqueueJobs, QUEUES } from '../../jobs/queues.ts';
 import { enqueueEventInTx, insertDeliveries, kickOutbox, type EventFrame, type PayloadOf } from './events.ts';
 import { assertWebhookUrl, userWebhookAad } from './webhooks.ts';
-import { webhookSecretKey } from '../identity/secrets.ts';
-import { escapeHtml } from '../identity/users.ts';
+import { webhookSecretKey } from '../shared/secrets.ts';
+import { escapeHtml } from '../shared/html.ts';
 
 export const DIGEST_CADENCES = ['daily', 'weekly', 'off'] as const;
 export type DigestCadence = (typeof DIGEST_CADENCES)[number];
@@ -119,10 +118,9 @@ interface Recipient {
 async function queueAlerts(s: Services, tx: Tx, frame: EventFrame, recipients: Recipient[]): Promise<void> {
   const byMail = recipients.filter((r) => r.channel === 'email');
   const byHook = recipients.filter((r) => r.channel === 'webhook');
-  await enqueueJobs(
-    s.boss,
+  await s.jobs.mailAlerts(
     tx,
-    byMail.map((r) => ({ name: QUEUES.alert, data: { userId: r.userId, frame }, retryLimit: 3 })),
+    byMail.map((r) => ({ userId: r.userId, frame })),
   );
   if (byHook.length) {
     await insertDeliveries(s, tx, { tenantId: frame.tenantId, eventType: frame.type, body: JSON.stringify(frame), targets: byHook.map((r) => ({ userId: r.userId })) });
@@ -164,7 +162,7 @@ async function hasAnyThreshold(s: Services, tenantId: string): Promise<boolean> 
  */
 export async function checkWalletThresholds(s: Services, tenantId: string): Promise<void> {
   if (!(await hasAnyThreshold(s, tenantId))) return;
-  await s.boss.sendDebounced(QUEUES.thresholds, { tenantId }, { retryLimit: 2 }, 1, tenantId);
+  await s.jobs.checkThresholds(tenantId);
 }
 
 /** Daily burn over the trailing window, and runway in days (null when nothing was burnt). */

@@ -7,15 +7,13 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Services } from '../shared/services.ts';
-import type { AuthContext } from '../identity/auth.ts';
 import type { Executor } from '../../store/db.ts';
 import { appError } from '../../core/errors.ts';
 import { decryptSecret, encryptSecret } from '../../core/secret-box.ts';
 import { generateWebhookSecret, signDelivery } from '../../core/webhooks/signature.ts';
 import { checkWebhookUrl, WEBHOOK_MAX_BODY_BYTES, WEBHOOK_TIMEOUT_MS } from '../../infra/webhook-client.ts';
-import { enqueueJobs, QUEUES } from '../../jobs/queues.ts';
 import { decodeCursor, toPage, type PageQuery } from '../shared/pagination.ts';
-import { webhookSecretKey } from '../identity/secrets.ts';
+import { webhookSecretKey } from '../shared/secrets.ts';
 import type { EventType } from './events.ts';
 
 export const MAX_WEBHOOKS_PER_TENANT = 20;
@@ -78,7 +76,7 @@ export interface WebhookInput {
   description?: string;
 }
 
-export async function createWebhook(s: Services, ctx: AuthContext, input: WebhookInput): Promise<{ webhook: WebhookView; secret: string }> {
+export async function createWebhook(s: Services, ctx: { tenantId: string; userId: string }, input: WebhookInput): Promise<{ webhook: WebhookView; secret: string }> {
   await assertWebhookUrl(s, input.url, 'url');
   const id = randomUUID();
   const secret = generateWebhookSecret();
@@ -285,7 +283,7 @@ export async function replayDelivery(s: Services, tenantId: string, id: string):
       if (!exists) throw appError('not_found', 'Delivery not found');
       throw appError('conflict', 'The delivery is still being attempted; replay it once it has succeeded or failed');
     }
-    await enqueueJobs(s.boss, tx, [{ name: QUEUES.webhookDeliver, data: { deliveryId: id } }]);
+    await s.jobs.deliverWebhooks(tx, [{ deliveryId: id }]);
     return toDeliveryView(row);
   });
 }
@@ -390,7 +388,7 @@ export async function attemptDelivery(s: Services, id: string): Promise<'pending
       })
       .where('id', '=', d.id)
       .execute();
-    if (next) await enqueueJobs(s.boss, tx, [{ name: QUEUES.webhookDeliver, data: { deliveryId: d.id }, delayMs: next.getTime() - finishedAt.getTime() }]);
+    if (next) await s.jobs.deliverWebhooks(tx, [{ deliveryId: d.id, delayMs: next.getTime() - finishedAt.getTime() }]);
   });
   if (!result.ok) s.log.warn({ deliveryId: d.id, attempt, status, error: result.error }, 'webhook delivery attempt failed');
   return status;

@@ -2,6 +2,7 @@
 // exported from http/api/users/schemas.ts so the web app validates with the very same rules.
 import { SignJWT, jwtVerify } from 'jose';
 import type { Services } from '../shared/services.ts';
+import { escapeHtml } from '../shared/html.ts';
 import { appError } from '../../core/errors.ts';
 import { audit } from './audit.ts';
 
@@ -112,6 +113,3 @@ export async function verifyEmail(s: Services, token: string): Promise<UserProfi
   await audit(s.db, s.secrets.ledger, { userId: r.id, tenantId: null, event: 'email_verified', at: now });
   return toProfile(r);
 }
-
-export const escapeHtml = (v: string) =>
-  v.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

@@ -32,9 +32,9 @@ import { findModel, savings as computeSavings, type PricedModel, type Savings } 
 import { jsonWithBigints, monthStartUtc } from '../../core/money.ts';
 import { sealLedgerEntry } from '../../core/ledger/seal.ts';
 import { CUSTOMER_LABELS, ledgerPayloadOf } from '../../core/ledger/payload.ts';
-import { AUTO_TOPUP_QUEUE, type AutoTopupJob } from './topups.ts';
+import type { AutoTopupJob } from './topups.ts';
 import type { WalletHead } from './ledger.ts';
-import { bossInTx, callLogValues, type SettledCall, type SettledSavings, type SettlementInput } from './wallet.ts';
+import { callLogValues, type SettledCall, type SettledSavings, type SettlementInput } from './wallet.ts';
 
 /** Batches in flight at once (each holds one pooled connection). */
 const MAX_CONCURRENT = 4;
@@ -421,7 +421,7 @@ export class Settler {
     for (const h of headOf.values()) {
       if (!h.disarm) continue;
       const job: AutoTopupJob = { tenantId: h.tenant_id, topupId: randomUUID() };
-      await s.boss.send(AUTO_TOPUP_QUEUE, job, { db: bossInTx(tx), retryLimit: 3, retryDelay: 30, retryBackoff: true });
+      await s.jobs.chargeAutoTopup(tx, job);
     }
     for (const h of headOf.values()) committed.set(h.tenant_id, { seq: h.ledger_seq, seal: h.last_seal_hash, balance: h.balance_micros });
     // 5. Callers' extra work, in the same transaction (CONVENTIONS 8).

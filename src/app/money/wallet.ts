@@ -10,8 +10,7 @@
 // then touch the wallet. One order means no deadlock between any two of them, and different
 // tenants never share a lock.
 import { randomUUID } from 'node:crypto';
-import { CompiledQuery, sql } from 'kysely';
-import type PgBoss from 'pg-boss';
+import { sql } from 'kysely';
 import { mapPerServices, type Services } from '../shared/services.ts';
 import type { Db, Executor, Tx } from '../../store/db.ts';
 import { jsonForPg, textForPg } from '../../store/pg-text.ts';
@@ -200,16 +199,6 @@ export async function releaseIn(db: Db | Tx, tenantId: string, reservationId: st
 export async function release(s: Services, reservation: Reservation): Promise<void> {
   if (reservation.admitted) s.admission.released(reservation.admitted);
   else await releaseIn(s.db, reservation.tenantId, reservation.id, s.clock.now());
-}
-
-/** pg-boss writes through the caller's transaction, so a job exists only if the transaction commits. */
-export function bossInTx(tx: Tx): PgBoss.Db {
-  return {
-    async executeSql(text: string, values: unknown[]) {
-      const r = await tx.executeQuery(CompiledQuery.raw(text, values));
-      return { rows: r.rows as unknown[] as never[] };
-    },
-  };
 }
 
 export function callLogValues(input: CallRecordBase, at: Date) {

@@ -16,6 +16,7 @@ import type { RulesCache } from '../calls/quality/rules.ts';
 import type { PaymentProcessor } from '../../infra/payments/processor.ts';
 import type { Admission } from '../money/admission.ts';
 import type { Settler } from '../money/settlement.ts';
+import type { JobQueue } from './jobs.ts';
 
 export interface Secrets {
   /** HS256 key for access and refresh JWTs. */
@@ -41,8 +42,10 @@ export interface Services {
   log: Logger;
   /** Base URL links point at (verification e-mails, checkout pages). */
   publicUrl: string;
-  /** The job queue (pg-boss): producers send here, the worker consumes. */
+  /** The job queue (pg-boss), for the runtime and the worker; use cases enqueue through `jobs`. */
   boss: PgBoss;
+  /** What the use cases enqueue (app/ never imports jobs/). */
+  jobs: JobQueue;
   /** Cache invalidation that reaches every replica (keys, call contexts). */
   invalidation: Invalidation;
   /** The proxy call pipeline's collaborators (providers, pools, health). */

@@ -1,7 +1,7 @@
 // GET /api/projects/:id/integrations (tiles), POST /api/projects/:id/integrations/:tool/test (the
 // end-to-end connection test), DELETE /api/projects/:id/integrations/:tool (disconnect).
 import { z } from 'zod';
-import { listIntegrations, removeIntegration, testConnection, TOOL_IDS } from '../../../app/projects/integrations.ts';
+import { listIntegrations, removeIntegration, testConnection, TOOL_IDS } from '../../../app/connectors/integrations.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { emptyData, envelope, ok, type RouteModule } from '../common.ts';
 

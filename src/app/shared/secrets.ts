@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { tightenPrivateFile, writePrivateFile } from '../../infra/private-file.ts';
 import { join } from 'node:path';
 import type { Config } from '../../config.ts';
-import type { Secrets } from '../shared/services.ts';
+import type { Secrets } from './services.ts';
 import { deriveKey } from '../../core/secret-box.ts';
 
 export async function loadSecrets(cfg: Config): Promise<Secrets> {

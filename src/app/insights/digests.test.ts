@@ -9,7 +9,7 @@ import { signIn, tenantIdOf } from '../../../test/helpers.ts';
 import { credit, usage } from '../../../test/ledger.ts';
 import { startSmtp, type Smtp } from '../../../test/smtp.ts';
 import { runDigests } from './digests.ts';
-import { resolvePeriod } from '../insights/insights.ts';
+import { resolvePeriod } from './insights.ts';
 
 let srv: TestServer;
 let smtp: Smtp;

@@ -7,9 +7,9 @@
 import { sql } from 'kysely';
 import type { Services } from '../shared/services.ts';
 import { addDays, formatLocalDate, fromLocal, localDateOf, toLocal } from '../../core/time/zoned.ts';
-import { buildSummary, lastWeek, type PeriodRanges, type Summary, type Totals } from '../insights/insights.ts';
-import { formatTokens, formatUsd } from './notifications.ts';
-import { escapeHtml } from '../identity/users.ts';
+import { buildSummary, lastWeek, type PeriodRanges, type Summary, type Totals } from './insights.ts';
+import { formatTokens, formatUsd } from '../events/notifications.ts';
+import { escapeHtml } from '../shared/html.ts';
 
 export const DIGEST_SEND_HOUR = 8;
 

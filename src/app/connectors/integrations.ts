@@ -5,8 +5,8 @@
 import { sql } from 'kysely';
 import type { Services } from '../shared/services.ts';
 import { appError, AppError } from '../../core/errors.ts';
-import { getProject } from './projects.ts';
-import { connectorConnected, connectorDisconnected } from './stages.ts';
+import { getProject } from '../projects/projects.ts';
+import { connectorConnected, connectorDisconnected } from '../projects/stages.ts';
 import { runCall } from '../calls/pipeline.ts';
 
 /** The tools of the integrations screen and their connector tier (spec §1 "Connector tiers"). */
