@@ -14,7 +14,7 @@ import { audit } from './audit.ts';
 import { startSession, type AuthContext } from './auth.ts';
 import { hashPassword, verifyCredentials, type RequestMeta, type UserView } from './credentials.ts';
 import { linkHash, newLinkToken } from './links.ts';
-import { escapeHtml } from './users.ts';
+import { escapeHtml } from '../shared/html.ts';
 
 export interface InviteView {
   id: string;

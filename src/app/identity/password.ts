@@ -14,7 +14,7 @@ import { RESET_LINK_TTL_MS } from '../../core/identity.ts';
 import { audit } from './audit.ts';
 import { hashPassword, verifyCredentials, type RequestMeta } from './credentials.ts';
 import { linkHash, newLinkToken } from './links.ts';
-import { escapeHtml } from './users.ts';
+import { escapeHtml } from '../shared/html.ts';
 
 /** Starts the forgotten-password flow in the background and returns at once. */
 export function requestPasswordReset(s: Services, email: string, meta: RequestMeta): void {

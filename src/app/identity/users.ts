@@ -3,6 +3,8 @@
 import { SignJWT, jwtVerify } from 'jose';
 import type { Services } from '../shared/services.ts';
 import { escapeHtml } from '../shared/html.ts';
+// Moved to app/shared/html.ts; re-exported so branches that still import it from here build.
+export { escapeHtml };
 import { appError } from '../../core/errors.ts';
 import { audit } from './audit.ts';
 
