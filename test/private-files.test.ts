@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { startTestServer, signupTenant } from './harness.ts';
 import { eventually } from './helpers.ts';
 import { loadConfig } from '../src/config.ts';
-import { loadSecrets } from '../src/app/identity/secrets.ts';
+import { loadSecrets } from '../src/app/shared/secrets.ts';
 import { ensureDemo } from '../src/runtime/demo.ts';
 
 const modeOf = (p: string) => statSync(p).mode & 0o777;
