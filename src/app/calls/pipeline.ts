@@ -18,7 +18,7 @@ import { findModel } from '../../core/pricing/price-book.ts';
 import { worstCaseCostMicros } from '../../core/pricing/cost.ts';
 import { inlineCheck, overallScore, shouldEscalate, type QaScore } from '../../core/quality/index.ts';
 import { UpstreamError, type UpstreamResponse } from '../../infra/upstream.ts';
-import type { ProviderEndpoint } from './providers.ts';
+import { upstreamUrl, type ProviderEndpoint } from './providers.ts';
 import { pumpStream, type StreamSink } from './stream.ts';
 import type { CallContext, Reservation, SettleFacts } from './accounting.ts';
 
@@ -256,12 +256,22 @@ async function sendUpstream(
     const started = Date.now();
     deps.health.begin(endpoint.provider, endpoint.key, s.clock.now().getTime());
     try {
-      const res = await deps.upstream.post(provider.baseUrl + up.path, wire.authHeaders(provider.apiKey), JSON.stringify(up.body), req.signal);
+      const url = upstreamUrl(provider, up.path);
+      const res = await deps.upstream.post(url, wire.authHeaders(provider.apiKey), JSON.stringify(up.body), req.signal);
       if (res.status >= 200 && res.status < 300) {
         deps.health.success(endpoint.provider, endpoint.key, Date.now() - started, s.clock.now().getTime());
         return { res, endpoint, provider, wire };
       }
       const text = await drain(res);
+      if (res.status === 404 || res.status === 405) {
+        // No such route (or model) at the configured URL: the operator's setting, not the client's
+        // request, is at fault. Another endpoint may be configured right. The URL stays in the log.
+        deps.health.failure(endpoint.provider, endpoint.key, s.clock.now().getTime());
+        const setting = `${endpoint.provider.toUpperCase()}_BASE_URL`;
+        s.log.warn({ provider: endpoint.provider, model: endpoint.model, url, status: res.status, upstream: upstreamMessage(text, res.status) }, `upstream answered ${res.status}: check ${setting}`);
+        lastError = appError('upstream_failed', `The upstream provider has no such endpoint or model (it answered ${res.status}); the operator should check ${setting} and the model catalogue`);
+        continue;
+      }
       if (isRetryableStatus(res.status)) {
         deps.health.failure(endpoint.provider, endpoint.key, s.clock.now().getTime());
         lastError = appError('upstream_failed', `The upstream provider answered ${res.status}`);
