@@ -46,6 +46,7 @@ import authPassword from './api/auth/password.route.ts';
 import myPassword from './api/users/password.route.ts';
 import tenant from './api/tenant/tenant.route.ts';
 import invites from './api/members/invites.route.ts';
+import integrationSetup from './api/integrations/setup.route.ts';
 
 const API_ROUTES: RouteModule[] = [
   signup,
@@ -79,6 +80,7 @@ const API_ROUTES: RouteModule[] = [
   insightsActivity,
   ledgerExport,
   integrations,
+  integrationSetup,
   connector,
   authTenants,
   authPassword,

@@ -17,6 +17,7 @@ import { advanceStage, budgetExhausted, walletExhausted } from '../projects/stag
 import type { StageMove } from '../../core/stage.ts';
 import { checkWalletThresholds, emitRoutingEscalated } from '../events/notifications.ts';
 import { AppError } from '../../core/errors.ts';
+import { noteCallSource } from '../events/connector-activity.ts';
 
 export type CallContext = wallet.CallContext & { keyId: string };
 export type Reservation = wallet.Reservation;
@@ -215,6 +216,8 @@ export async function settleAttempt(s: Services, f: SettleFacts): Promise<{ toke
   if (stage.moved) wallet.noteProjectStage(s, f.ctx, stage.moved.to);
   kickOutbox(s);
   maybeCheckThresholds(s, f.ctx.tenantId);
+  // D14 tile status: the call's channel was seen (throttled, not awaited).
+  noteCallSource(s, { tenantId: f.ctx.tenantId, projectId: f.ctx.projectId, keyId: f.ctx.keyId, channel: f.channel });
   // The full QA score is written after the fact by the worker (never in the request path).
   s.jobs.nudgeQaScoring();
   return { tokensSavedMicros: settled.savings?.tokensSavedMicros ?? null, settled };

@@ -5,23 +5,10 @@
 // wallet per tenant, shared by its projects) and so are savings (the /overview numbers); the
 // activity feed is the key's own project only, in customer copy (no delivery path): a key never
 // reads another project's prompts.
-import { sql } from 'kysely';
 import type { Services } from '../shared/services.ts';
 import { getWalletView } from '../money/wallet-view.ts';
 import { activity, burnTotals, savingsSeries, type SavingsWindow } from '../insights/insights-views.ts';
 import type { KeyPrincipal } from '../identity/keys.ts';
-import type { CHANNELS } from '../events/events.ts';
-
-export type Channel = (typeof CHANNELS)[number];
-
-/** A connector says it is alive (D14 tile status). One row per project and channel. */
-export async function recordHeartbeat(s: Services, input: { tenantId: string; projectId: string; channel: Channel; keyId: string | null; sessionId?: string | null }) {
-  await sql`
-    insert into connector_heartbeats (project_id, tenant_id, channel, key_id, session_id, last_seen_at)
-    values (${input.projectId}, ${input.tenantId}, ${input.channel}, ${input.keyId}, ${input.sessionId ?? null}, ${s.clock.now()})
-    on conflict (project_id, channel) do update
-      set key_id = excluded.key_id, session_id = excluded.session_id, last_seen_at = excluded.last_seen_at`.execute(s.db);
-}
 
 /** Who the key is: enough for a connector to greet its user and link to the right pages. */
 export async function keyIdentity(s: Services, p: KeyPrincipal) {

@@ -25,6 +25,7 @@ export type { EventFrame } from '../../infra/bus/bus.ts';
 
 /** Connector channels (the six tiers of spec §1), as carried by llm.call. */
 export const CHANNELS = ['proxy', 'mcp', 'extension', 'bridge', 'copy-paste', 'advisory'] as const;
+export type Channel = (typeof CHANNELS)[number];
 
 const uuid = z.uuid();
 const micros = z.string().regex(/^\d{1,19}$/, 'must be a non-negative integer string');

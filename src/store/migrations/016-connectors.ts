@@ -8,7 +8,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create table connector_heartbeats (
       project_id uuid not null,
       tenant_id uuid not null,
-      channel text not null check (channel in ('proxy','mcp','extension','bridge','copy-paste','advisory')),
+      -- A connector's channel ('mcp' for its heartbeat) or a call's full channel ('proxy:chat',
+      -- 'mcp:chat'): the three SDK tiles of tier 1 differ only by their surface.
+      channel text not null check (split_part(channel, ':', 1) in ('proxy','mcp','extension','bridge','copy-paste','advisory')),
       -- The credential that last spoke for the connector: revoking it disconnects the tile.
       key_id uuid references api_keys(id) on delete set null,
       session_id uuid references sessions(id) on delete set null,

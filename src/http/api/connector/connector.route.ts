@@ -10,7 +10,8 @@ import { z } from 'zod';
 import type { Services } from '../../../app/shared/services.ts';
 import type { KeyPrincipal } from '../../../app/identity/keys.ts';
 import { CHANNELS } from '../../../app/events/events.ts';
-import { connectorActivity, connectorSavings, connectorWallet, keyIdentity, recordHeartbeat } from '../../../app/connectors/connector-views.ts';
+import { connectorActivity, connectorSavings, connectorWallet, keyIdentity } from '../../../app/connectors/connector-views.ts';
+import { connectorSeen } from '../../../app/connectors/integrations.ts';
 import { appError } from '../../../core/errors.ts';
 import { rateLimitHeaders } from '../../plugins/rate-limit.ts';
 import { presentedChannel, presentedKey } from '../../proxy/scope.ts';
@@ -68,11 +69,11 @@ const activityItem = z.object({
 const route: RouteModule = (app, s) => {
   app.post(
     '/api/connector/heartbeat',
-    { schema: { body: z.strictObject({}).optional(), response: { 200: envelope(identity) } }, onRequest: requireKey(s) },
+    { schema: { body: z.strictObject({}).nullish(), response: { 200: envelope(identity) } }, onRequest: requireKey(s) },
     async (req) => {
       const p = principal(req);
       const channel = presentedChannel(req);
-      await recordHeartbeat(s, { tenantId: p.tenantId, projectId: p.projectId, channel, keyId: p.keyId });
+      await connectorSeen(s, { tenantId: p.tenantId, projectId: p.projectId, channel, keyId: p.keyId });
       return ok({ ...(await keyIdentity(s, p)), channel });
     },
   );

@@ -6,7 +6,7 @@ import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { emptyData, envelope, ok, type RouteModule } from '../common.ts';
 
 const toolParams = z.strictObject({ id: z.uuid({ message: 'must be a UUID' }), tool: z.enum(TOOL_IDS) });
-const tile = z.object({ tool: z.string(), name: z.string(), tier: z.number().int(), status: z.enum(['connected', 'disconnected', 'not configured']) });
+const tile = z.object({ tool: z.string(), name: z.string(), tier: z.number().int(), status: z.enum(['connected', 'disconnected', 'not configured']), lastSeenAt: z.string().nullable() });
 const result = z.object({ ok: z.boolean(), tool: z.string(), latencyMs: z.number(), callId: z.string().nullable(), error: z.string().nullable() });
 
 const route: RouteModule = (app, s) => {
