@@ -1,7 +1,8 @@
 // Deterministic answers of the simulated upstream, shaped by the canonical request: the same
 // request always gets the same answer. Text echoes the prompt's words and grows with the prompt;
 // JSON is produced when asked (an instance of the schema when one is given); a tool is called when
-// the last user turn names it (or the choice forces one); a tool result gets a text reply.
+// the last user turn names it (or the choice forces one); a tool result gets a text reply; prose
+// is in the language the prompt asks for (languages.ts).
 // `max tokens` and stop sequences are honoured the way a real model ends: `length` / `stop`.
 // Token counts are ≈ chars/4, the usual rule of thumb, so billing tests get realistic numbers.
 import type {
@@ -15,6 +16,7 @@ import type {
   ToolDef,
   Usage,
 } from '../core/canonical/types.ts';
+import { proseIn, requestedLanguage, topicWords } from './languages.ts';
 
 export const BAD_ANSWERS = ['empty', 'refusal', 'truncated', 'bad_json', 'wrong_language', 'hallucination'] as const;
 export type BadAnswer = (typeof BAD_ANSWERS)[number];
@@ -272,7 +274,9 @@ export function simulateAnswer(req: CanonicalRequest, responseId: string, bad?: 
   if (bad === 'refusal') return done("I'm sorry, but I can't help with that request.");
   if (bad === 'bad_json') return done('{"answer": "this JSON never closes, "items": [1, 2,');
   if (bad === 'hallucination') return done(hallucination(prompt));
-  if (bad === 'wrong_language') return capped(req, german(natural), inputTokens);
+  const language = requestedLanguage(`${req.system ?? ''}\n${prompt}`);
+  // The wrong language is German, unless German was asked for.
+  if (bad === 'wrong_language') return capped(req, language === 'german' ? prose(prompt, natural) : german(natural), inputTokens);
   if (bad === 'truncated') {
     const full = prose(prompt, natural);
     const cut = full.slice(0, Math.max(12, Math.floor(full.length * 0.4)));
@@ -299,10 +303,10 @@ export function simulateAnswer(req: CanonicalRequest, responseId: string, bad?: 
     const value: Json =
       req.responseFormat?.type === 'json_schema'
         ? sampleFromSchema(req.responseFormat.schema, words)
-        : { answer: prose(prompt, 12), topic: words[0] ?? 'general', confidence: 0.9 };
+        : { answer: language ? proseIn(language, topicWords(words), 12) : prose(prompt, 12), topic: words[0] ?? 'general', confidence: 0.9 };
     return capped(req, JSON.stringify(value), inputTokens);
   }
-  return capped(req, prose(prompt, natural), inputTokens);
+  return capped(req, language ? proseIn(language, topicWords(keywords(prompt)), natural) : prose(prompt, natural), inputTokens);
 }
 
 /** Apply stop sequences, then the output cap, as a model would end its answer. */
