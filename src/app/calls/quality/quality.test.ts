@@ -182,9 +182,8 @@ describe('each bad answer of the simulated upstream', () => {
     { answer: 'empty', text: 'Say hello to the team in one friendly sentence.' },
     { answer: 'refusal', text: 'Say hello to the team in one friendly sentence.' },
     { answer: 'bad_json', text: 'Return a JSON object with a field "greeting".', json: true },
-    // The simulator only answers in English, so after a wrong-language answer every rung is still
-    // wrong for a prompt that asks for French: the first attempt is escalated, and so is the next.
-    { answer: 'wrong_language', text: 'Answer in French: what is the capital of Italy?', expect: [true, true, false] },
+    // The simulator answers in the language asked for, so the retry (French) passes.
+    { answer: 'wrong_language', text: 'Answer in French: what is the capital of Italy?' },
   ] as const;
   for (const c of cases) {
     test(`${c.answer} → escalated one rung, the retry answers`, async () => {
