@@ -8,6 +8,7 @@ import { appError } from '../core/errors.ts';
 import { apiErrorHandler, sendApiError } from './errors.ts';
 import { renderProxyError, shapeForUrl } from './proxy/scope.ts';
 import type { App, RouteModule } from './api/common.ts';
+import { registerWebApp } from './web/web-app.ts';
 
 import signup from './api/auth/signup.route.ts';
 import login from './api/auth/login.route.ts';
@@ -131,7 +132,10 @@ export async function buildServer(s: Services, scopes: Scope[] = []): Promise<Ap
   for (const scope of scopes) await app.register(async (child: App) => scope(child, s));
 
   app.get('/health', async () => ({ status: 'ok' }));
+  // The web app (D13): its assets, `/`, and index.html for its routes and its not-found page.
+  const web = await registerWebApp(app);
   app.setNotFoundHandler((req, reply) => {
+    if (web.notFound(req, reply)) return reply;
     const e = appError('not_found', `No route ${req.method} ${req.url.split('?')[0]}`);
     // Under /v1 even a wrong path answers in a vendor's shape, so SDKs raise their NotFound error.
     return req.url.startsWith('/v1/') ? renderProxyError(reply, shapeForUrl(req.url), e) : sendApiError(reply, e);

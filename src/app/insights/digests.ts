@@ -133,3 +133,21 @@ export function renderDigest(
   ].join('\n');
   return { subject, text, html };
 }
+
+/**
+ * The digest e-mail as its owner would receive it for the /summary screen's period (D13 preview):
+ * the same summary and the same renderer as the e-mail itself, for the calling user.
+ */
+export async function digestPreview(s: Services, tenantId: string, userId: string, summary: Summary) {
+  const who = await s.db
+    .selectFrom('users as u')
+    .innerJoin('memberships as m', (j) => j.onRef('m.user_id', '=', 'u.id').on('m.tenant_id', '=', tenantId))
+    .innerJoin('tenants as t', 't.id', 'm.tenant_id')
+    .leftJoin('notification_settings as n', (j) => j.onRef('n.tenant_id', '=', 'm.tenant_id').onRef('n.user_id', '=', 'm.user_id'))
+    .select(['u.name', 't.name as tenant_name', sql<'daily' | 'weekly' | 'off'>`coalesce(n.digest_cadence, 'weekly')`.as('cadence')])
+    .where('u.id', '=', userId)
+    .executeTakeFirstOrThrow();
+  const cadence = who.cadence === 'daily' ? 'daily' : 'weekly';
+  const mail = renderDigest(summary, { name: who.name, tenantName: who.tenant_name, cadence, periodStart: summary.from.slice(0, 10), publicUrl: s.publicUrl });
+  return { cadence: who.cadence, subject: mail.subject, text: mail.text };
+}

@@ -39,6 +39,7 @@ button{font-size:1rem;padding:.6rem 1.2rem;border-radius:6px;border:0;background
 <p>Account: ${escapeHtml(c.tenantName)}</p>
 <p>The sandbox card •••• 4242 is charged nothing and is saved for automatic top-ups.</p>
 ${body}
+<p><a href="/billing">Back to billing in Switchboard</a></p>
 </body></html>`;
 }
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { activity } from '../../../app/insights/insights-views.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { envelope, ok, type RouteModule } from '../common.ts';
-import { activityList } from './schemas.ts';
+import { activityList, versioned, withVersion } from './schemas.ts';
 
 const query = z.strictObject({
   search: z.string().trim().min(1).max(200).optional(),
@@ -15,7 +15,7 @@ const query = z.strictObject({
 });
 
 const route: RouteModule = (app, s) =>
-  app.get('/api/tenant/insights/activity', { schema: { querystring: query, response: { 200: envelope(z.object({ items: activityList })) } }, onRequest: requireAuth(s) }, async (req) =>
-    ok({ items: await activity(s, authOf(req).tenantId, req.query) }),
+  app.get('/api/tenant/insights/activity', { schema: { querystring: query, response: { 200: envelope(versioned(z.object({ items: activityList }))) } }, onRequest: requireAuth(s) }, async (req) =>
+    ok(withVersion({ items: await activity(s, authOf(req).tenantId, req.query) })),
   );
 export default route;

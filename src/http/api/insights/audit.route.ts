@@ -2,10 +2,11 @@
 import { z } from 'zod';
 import { auditInsights } from '../../../app/insights/audit-insights.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
+import { versioned, withVersion } from './schemas.ts';
 import { envelope, ok, type RouteModule } from '../common.ts';
 
 const count = z.number().int().nonnegative();
-const audit = z.object({
+export const audit = z.object({
   windowDays: count,
   decisions: z.object({
     calls: count,
@@ -37,7 +38,7 @@ const audit = z.object({
 });
 
 const route: RouteModule = (app, s) =>
-  app.get('/api/tenant/insights/audit', { schema: { response: { 200: envelope(audit) } }, onRequest: requireAuth(s) }, async (req) =>
-    ok(await auditInsights(s, authOf(req).tenantId)),
+  app.get('/api/tenant/insights/audit', { schema: { response: { 200: envelope(versioned(audit)) } }, onRequest: requireAuth(s) }, async (req) =>
+    ok(withVersion(await auditInsights(s, authOf(req).tenantId))),
   );
 export default route;

@@ -3,10 +3,10 @@
 import { overview as build } from '../../../app/insights/insights-views.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { envelope, ok, type RouteModule } from '../common.ts';
-import { overview } from './schemas.ts';
+import { overview, versioned, withVersion } from './schemas.ts';
 
 const route: RouteModule = (app, s) =>
-  app.get('/api/tenant/insights/overview', { schema: { response: { 200: envelope(overview) } }, onRequest: requireAuth(s) }, async (req) =>
-    ok(await build(s, authOf(req).tenantId)),
+  app.get('/api/tenant/insights/overview', { schema: { response: { 200: envelope(versioned(overview)) } }, onRequest: requireAuth(s) }, async (req) =>
+    ok(withVersion(await build(s, authOf(req).tenantId))),
   );
 export default route;

@@ -1,5 +1,10 @@
 // Response shapes of the /overview and /analytics endpoints (amounts are decimal strings, D1).
 import { z } from 'zod';
+import { INSIGHTS_ENGINE_VERSION } from '../../../core/vocabulary.ts';
+
+/** D13: every insights response names the engine version its charts' footers show. */
+export const versioned = <T extends z.ZodRawShape>(o: z.ZodObject<T>) => o.extend({ insightsEngineVersion: z.string() });
+export const withVersion = <T extends object>(data: T) => ({ ...data, insightsEngineVersion: INSIGHTS_ENGINE_VERSION });
 
 export const benchmark = z.object({ providerKey: z.string(), brand: z.string() }).nullable();
 const micros = z.string().regex(/^-?\d+$/);

@@ -2,7 +2,9 @@
 // screen's numbers (the same ones the digest e-mails), in the caller's time zone.
 import { z } from 'zod';
 import { getSummary, SUMMARY_PERIODS } from '../../../app/insights/insights.ts';
+import { digestPreview } from '../../../app/insights/digests.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
+import { versioned, withVersion } from './schemas.ts';
 import { envelope, ok, type RouteModule } from '../common.ts';
 
 const totals = z.object({
@@ -38,9 +40,15 @@ const query = z.strictObject({
 });
 
 const route: RouteModule = (app, s) => {
-  app.get('/api/tenant/insights/summary', { schema: { querystring: query, response: { 200: envelope(summary) } }, onRequest: requireAuth(s) }, async (req) => {
+  app.get('/api/tenant/insights/summary', { schema: { querystring: query, response: { 200: envelope(versioned(summary)) } }, onRequest: requireAuth(s) }, async (req) => {
     const a = authOf(req);
-    return ok(await getSummary(s, a.tenantId, a.userId, req.query));
+    return ok(withVersion(await getSummary(s, a.tenantId, a.userId, req.query)));
+  });
+  // The digest e-mail for the same period, rendered by the e-mail's own renderer (text part).
+  const preview = z.object({ cadence: z.string(), subject: z.string(), text: z.string() });
+  app.get('/api/tenant/insights/summary/digest-preview', { schema: { querystring: query, response: { 200: envelope(preview) } }, onRequest: requireAuth(s) }, async (req) => {
+    const a = authOf(req);
+    return ok(await digestPreview(s, a.tenantId, a.userId, await getSummary(s, a.tenantId, a.userId, req.query)));
   });
 };
 export default route;

@@ -5,7 +5,7 @@ import { invoicePdf, listInvoices } from '../../../app/money/invoices.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { envelope, idParams, microsString, ok, pageOf, pageQuerySchema, type RouteModule } from '../common.ts';
 
-const invoice = z.object({
+export const invoice = z.object({
   id: z.string(),
   number: z.string(),
   topupId: z.string(),

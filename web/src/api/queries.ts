@@ -1,0 +1,42 @@
+// TanStack Query keys and hooks per resource. Keys are arrays under one root per resource, so a
+// write can invalidate exactly what it changed.
+import { useQuery } from '@tanstack/react-query';
+import { get, qs } from './client.ts';
+import type { Activity, Audit, Baseline, Invoice, LedgerEntry, Overview, Page, Profile, Project, SavingsSeries, Summary, Tenant, Usage, Wallet } from './types.ts';
+
+export const keys = {
+  me: ['me'] as const,
+  tenant: ['tenant'] as const,
+  tenants: ['tenants'] as const,
+  projects: ['projects'] as const,
+  wallet: ['wallet'] as const,
+  baseline: ['baseline'] as const,
+  invoices: ['invoices'] as const,
+  overview: ['insights', 'overview'] as const,
+  savings: (window: string) => ['insights', 'savings', window] as const,
+  usage: ['insights', 'usage'] as const,
+  audit: ['insights', 'audit'] as const,
+  activity: (p: Record<string, string | undefined>) => ['insights', 'activity', p] as const,
+  summary: (p: Record<string, string | undefined>) => ['insights', 'summary', p] as const,
+  ledger: (p: Record<string, string | undefined>) => ['ledger', p] as const,
+};
+
+export const useMe = () => useQuery({ queryKey: keys.me, queryFn: ({ signal }) => get<Profile>('/api/users/me', signal), staleTime: 60_000 });
+export const useTenant = () =>
+  useQuery({ queryKey: keys.tenant, queryFn: ({ signal }) => get<Tenant>('/api/tenant', signal), staleTime: 60_000, retry: false });
+export const useProjects = () =>
+  useQuery({ queryKey: keys.projects, queryFn: ({ signal }) => get<Page<Project>>('/api/projects?limit=200', signal), staleTime: 60_000 });
+export const useWallet = () => useQuery({ queryKey: keys.wallet, queryFn: ({ signal }) => get<Wallet>('/api/tenant/wallet', signal) });
+export const useBaseline = () => useQuery({ queryKey: keys.baseline, queryFn: ({ signal }) => get<Baseline>('/api/tenant/baseline', signal) });
+export const useInvoices = () => useQuery({ queryKey: keys.invoices, queryFn: ({ signal }) => get<Page<Invoice>>('/api/tenant/invoices?limit=50', signal) });
+export const useOverview = () => useQuery({ queryKey: keys.overview, queryFn: ({ signal }) => get<Overview>('/api/tenant/insights/overview', signal) });
+export const useSavings = (window: string) =>
+  useQuery({ queryKey: keys.savings(window), queryFn: ({ signal }) => get<SavingsSeries>(`/api/tenant/insights/savings${qs({ window })}`, signal) });
+export const useUsage = () => useQuery({ queryKey: keys.usage, queryFn: ({ signal }) => get<Usage>('/api/tenant/insights/usage', signal) });
+export const useAudit = () => useQuery({ queryKey: keys.audit, queryFn: ({ signal }) => get<Audit>('/api/tenant/insights/audit', signal) });
+export const useActivity = (p: Record<string, string | undefined>, enabled = true) =>
+  useQuery({ queryKey: keys.activity(p), queryFn: ({ signal }) => get<Activity>(`/api/tenant/insights/activity${qs(p)}`, signal), enabled });
+export const useSummary = (p: Record<string, string | undefined>, enabled = true) =>
+  useQuery({ queryKey: keys.summary(p), queryFn: ({ signal }) => get<Summary>(`/api/tenant/insights/summary${qs(p)}`, signal), enabled });
+export const useLedger = (p: Record<string, string | undefined>) =>
+  useQuery({ queryKey: keys.ledger(p), queryFn: ({ signal }) => get<Page<LedgerEntry>>(`/api/tenant/ledger${qs(p)}`, signal) });

@@ -1,0 +1,28 @@
+// Every screen of the web app, in one list: the router and the navigation read it (each screen
+// is its own chunk through React.lazy). The server's list (src/core/web-routes.ts) must name the
+// same paths; web/src/routes.test.ts checks that. To add a screen, see web/README.md.
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+export interface Screen {
+  path: string;
+  title: string;
+  /** 'app': signed in, inside the shell; 'public': the sign-in screens. */
+  area: 'app' | 'public';
+  /** Shown in the shell's navigation (app screens). */
+  nav?: boolean;
+  component: LazyExoticComponent<ComponentType>;
+}
+
+export const SCREENS: Screen[] = [
+  { path: '/overview', title: 'Overview', area: 'app', nav: true, component: lazy(() => import('./screens/overview/OverviewPage.tsx')) },
+  { path: '/analytics', title: 'Analytics', area: 'app', nav: true, component: lazy(() => import('./screens/analytics/AnalyticsPage.tsx')) },
+  { path: '/summary', title: 'Summary', area: 'app', nav: true, component: lazy(() => import('./screens/summary/SummaryPage.tsx')) },
+  { path: '/billing', title: 'Billing', area: 'app', nav: true, component: lazy(() => import('./screens/billing/BillingPage.tsx')) },
+  { path: '/settings/ledger', title: 'Ledger', area: 'app', nav: true, component: lazy(() => import('./screens/settings-ledger/LedgerPage.tsx')) },
+  { path: '/login', title: 'Sign in', area: 'public', component: lazy(() => import('./screens/login/LoginPage.tsx')) },
+  { path: '/signup', title: 'Create an account', area: 'public', component: lazy(() => import('./screens/signup/SignupPage.tsx')) },
+  { path: '/forgot-password', title: 'Forgot password', area: 'public', component: lazy(() => import('./screens/forgot-password/ForgotPasswordPage.tsx')) },
+  { path: '/reset-password', title: 'Choose a new password', area: 'public', component: lazy(() => import('./screens/reset-password/ResetPasswordPage.tsx')) },
+  { path: '/verify-email', title: 'Verify your e-mail', area: 'public', component: lazy(() => import('./screens/verify-email/VerifyEmailPage.tsx')) },
+  { path: '/invite', title: 'Join a team', area: 'public', component: lazy(() => import('./screens/invite/InvitePage.tsx')) },
+];

@@ -1,0 +1,24 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { feedDetail } from './feed.ts';
+
+const base = { id: 'x', at: '2026-11-24T10:00:00Z', projectId: 'p', channel: 'proxy', label: 'AI usage', promptExcerpt: 'hi' };
+
+test('a call reads in customer copy: burn, saved, project, class and channel; never a model id', () => {
+  const d = feedDetail({
+    ...base,
+    kind: 'ai_usage',
+    projectName: 'Default',
+    modelClass: 'economy',
+    serviceBurnMicros: '1234',
+    tokensSaved: '5000',
+    deliveryPath: { provider: 'openai', model: 'gpt-4o-mini', region: 'us' },
+  });
+  assert.equal(d, '1,234 tokens · 5,000 saved · Default · economy class · via proxy');
+  assert.doesNotMatch(d, /gpt/);
+});
+
+test('without a benchmark no saving is invented; a top-up shows its credit', () => {
+  assert.equal(feedDetail({ ...base, kind: 'ai_usage', projectName: null, modelClass: null, serviceBurnMicros: '10', tokensSaved: null }), '10 tokens · via proxy');
+  assert.equal(feedDetail({ ...base, kind: 'wallet', projectName: null, modelClass: null, serviceBurnMicros: null, tokensSaved: null, amountMicros: '25000000' }), '+25,000,000 tokens');
+});
