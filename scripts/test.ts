@@ -6,6 +6,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '../src/store/embedded.ts';
+import { buildWeb } from './build-web.ts';
 
 function findTests(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -18,7 +19,7 @@ function findTests(dir: string, out: string[] = []): string[] {
 }
 
 const filters = process.argv.slice(2);
-const files = ['src', 'test']
+const files = ['src', 'test', 'web']
   .flatMap((d) => findTests(d))
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
   .sort();
@@ -26,6 +27,9 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
+
+// The browser tests and the server's web routes need the built app: build it once, when stale.
+await buildWeb({ quiet: true });
 
 const env = { ...process.env };
 let stop: (() => Promise<void>) | null = null;

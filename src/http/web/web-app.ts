@@ -13,7 +13,9 @@ import { isAppRoute } from '../../core/web-routes.ts';
 export const CSP = [
   "default-src 'self'",
   "script-src 'self'",
-  "style-src 'self'",
+  // React Aria's press handling adds one fixed <style> ([data-react-aria-pressable]{touch-action:
+  // pan-x pan-y pinch-zoom}); its hash admits exactly that text and no other inline style.
+  "style-src 'self' 'sha256-38RhXrc7EdReTKsOm23ZPOCUgniTUUcjky8QOOrQx6o='",
   "img-src 'self' data:",
   "font-src 'self'",
   "connect-src 'self'",

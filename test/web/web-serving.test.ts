@@ -1,0 +1,59 @@
+// The web app as the `serve` process hands it out (D13): `/` and every screen get index.html
+// with a Content-Security-Policy, an unknown path gets the app's not-found page with 404, /api
+// stays JSON, assets are immutable and pre-compressed, and an unchanged app is not rebuilt.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestServer, type TestServer } from '../harness.ts';
+import { buildWeb, webIsBuilt } from '../../scripts/build-web.ts';
+import { APP_ROUTES } from '../../src/core/web-routes.ts';
+
+let srv: TestServer;
+before(async () => {
+  await buildWeb({ quiet: true });
+  srv = await startTestServer({ worker: false });
+});
+after(() => srv.close());
+
+test('every screen and / answer the app with a strict CSP; unknown paths answer 404 with the same app', async () => {
+  for (const path of ['/', ...APP_ROUTES, '/overview/', '/login?next=%2Fbilling']) {
+    const r = await fetch(srv.url + path);
+    assert.equal(r.status, 200, path);
+    assert.match(r.headers.get('content-type') ?? '', /^text\/html/);
+    const csp = r.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /script-src 'self'(;|$)/, `${path}: scripts only from this origin, no 'unsafe-inline'`);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+    assert.match(csp, /frame-ancestors 'none'/);
+    const html = await r.text();
+    assert.match(html, /<div id="root"><\/div>/);
+    assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/, 'no inline script in the page');
+  }
+  for (const path of ['/nope', '/overview/extra', '/admin/unknown', '/settings']) {
+    const r = await fetch(srv.url + path);
+    assert.equal(r.status, 404, path);
+    assert.match(r.headers.get('content-type') ?? '', /^text\/html/);
+    assert.ok(r.headers.get('content-security-policy'));
+  }
+  const api = await fetch(`${srv.url}/api/nope`);
+  assert.equal(api.status, 404);
+  assert.equal((await api.json()).success, false, '/api keeps its JSON envelope');
+  const post = await fetch(`${srv.url}/overview`, { method: 'POST' });
+  assert.equal(post.status, 404);
+  assert.match(post.headers.get('content-type') ?? '', /json/, 'only GET reaches the app');
+});
+
+test('assets: hashed names, cached for a year, served brotli-compressed when accepted', async () => {
+  const html = await (await fetch(srv.url + '/')).text();
+  const entry = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+  assert.ok(entry, html);
+  const br = await fetch(srv.url + entry, { headers: { 'accept-encoding': 'br' } });
+  assert.equal(br.status, 200);
+  assert.equal(br.headers.get('content-encoding'), 'br');
+  assert.match(br.headers.get('cache-control') ?? '', /max-age=31536000.*immutable|immutable.*max-age=31536000/);
+  assert.match(br.headers.get('content-type') ?? '', /javascript/);
+  assert.equal((await fetch(`${srv.url}/assets/nope.js`)).status, 404);
+});
+
+test('a second build with nothing changed does not rebuild', async () => {
+  assert.equal(webIsBuilt(), true);
+  assert.equal(await buildWeb({ quiet: true }), false);
+});
