@@ -9,6 +9,7 @@ import type { customerEntry, verdict } from '../../../src/http/api/ledger/schema
 import type { project } from '../../../src/http/api/projects/schemas.ts';
 import type { profile } from '../../../src/http/api/users/schemas.ts';
 import type { invoice } from '../../../src/http/api/invoices/invoices.route.ts';
+import type { tenant } from '../../../src/http/api/tenant/schemas.ts';
 import type { loginResult } from '../../../src/http/api/auth/schemas.ts';
 
 type Versioned<T> = T & { insightsEngineVersion: string };
@@ -30,5 +31,4 @@ export type Profile = z.output<typeof profile>;
 export type LoginResult = z.output<typeof loginResult>;
 export type Baseline = { providerKey: string | null; brand: string | null };
 export type Invoice = z.output<typeof invoice>;
-/** GET /api/tenant (D13). */
-export type Tenant = { id: string; name: string; role?: string };
+export type Tenant = z.output<typeof tenant>;

@@ -10,7 +10,7 @@ test('the API schema names each bad field in a sentence', () => {
   if (r.ok) return;
   assert.equal(r.errors.email, 'Must be an e-mail address.');
   assert.equal(r.errors.password, 'Must be at least 12 characters.');
-  assert.equal(r.errors.name, 'Is required.');
+  assert.equal(r.errors.name, 'Must not be empty.');
   assert.equal(r.errors.tenantName, undefined);
 });
 

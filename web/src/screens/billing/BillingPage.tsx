@@ -22,7 +22,7 @@ export default function BillingPage() {
   const invoices = useInvoices();
   const tenant = useTenant();
   // The API decides who may pay (admins and owners); the form stays open unless the tenant read says otherwise.
-  const canPay = !tenant.data?.role || ['owner', 'admin'].includes(tenant.data.role);
+  const canPay = !tenant.data || ['owner', 'admin'].includes(tenant.data.role);
 
   const [amount, setAmount] = useState('25.00');
   const [topupErrors, setTopupErrors] = useState<FieldErrors>({});
