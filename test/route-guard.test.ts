@@ -23,6 +23,9 @@ const PUBLIC = new Set([
   'POST /api/auth/password/reset',
   'GET /api/members/invites/preview',
   'POST /api/members/invites/accept',
+  // Device authorisation (D14): the device holds no credential yet; its device code is one.
+  'POST /api/auth/device',
+  'POST /api/auth/device/token',
 ]);
 const isPublic = (method: string, url: string) => PUBLIC.has(`${method} ${url}`) || url.startsWith('/api/billing/sandbox') || url.startsWith('/api/billing/stripe');
 

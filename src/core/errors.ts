@@ -9,6 +9,13 @@ export const ERRORS = {
   invalid_token: { status: 401, message: 'The token is invalid or expired' },
   session_revoked: { status: 401, message: 'The session has ended' },
   invalid_link: { status: 400, message: 'The link is invalid, expired or already used; ask for a new one' },
+  // Device authorisation (RFC 8628 §3.5): the device polls with these until it gets its tokens.
+  authorization_pending: { status: 400, message: 'The code has not been approved yet: keep polling at the given interval' },
+  slow_down: { status: 400, message: 'Polling too fast: wait 5 seconds longer between polls from now on' },
+  expired_token: { status: 400, message: 'The device code has expired (codes last 15 minutes): start the sign-in again' },
+  access_denied: { status: 400, message: 'The sign-in was denied on the approval page: start again if that was a mistake' },
+  invalid_grant: { status: 400, message: 'The device code is unknown or was already used: start the sign-in again' },
+  invalid_user_code: { status: 400, message: 'That code is wrong, expired or already used: check the code shown on the device, or start its sign-in again' },
   invalid_api_key: { status: 401, message: 'The API key is invalid, expired or revoked' },
   insufficient_balance: { status: 402, message: 'The wallet balance cannot cover this call' },
   budget_exceeded: { status: 402, message: "The project's monthly budget cannot cover this call" },

@@ -48,6 +48,7 @@ import myPassword from './api/users/password.route.ts';
 import tenant from './api/tenant/tenant.route.ts';
 import invites from './api/members/invites.route.ts';
 import integrationSetup from './api/integrations/setup.route.ts';
+import deviceAuth from './api/auth/device.route.ts';
 
 const API_ROUTES: RouteModule[] = [
   signup,
@@ -82,6 +83,7 @@ const API_ROUTES: RouteModule[] = [
   ledgerExport,
   integrations,
   integrationSetup,
+  deviceAuth,
   connector,
   authTenants,
   authPassword,

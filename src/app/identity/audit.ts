@@ -26,7 +26,9 @@ export type AuditEvent =
   | 'password_reset'
   | 'tenant_switched'
   | 'invite_accepted'
-  | 'email_verified';
+  | 'email_verified'
+  | 'device_approved'
+  | 'device_denied';
 
 export interface AuditInput {
   userId: string;

@@ -218,7 +218,7 @@ export async function revokeSession(s: Services, ctx: AuthContext, sessionId: st
 export async function listSessions(s: Services, ctx: AuthContext) {
   const rows = await s.db
     .selectFrom('sessions')
-    .select(['id', 'ip', 'user_agent', 'created_at', 'last_seen_at', 'expires_at'])
+    .select(['id', 'name', 'ip', 'user_agent', 'created_at', 'last_seen_at', 'expires_at'])
     .where('user_id', '=', ctx.userId)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', s.clock.now())
@@ -226,6 +226,7 @@ export async function listSessions(s: Services, ctx: AuthContext) {
     .execute();
   return rows.map((r) => ({
     id: r.id,
+    name: r.name,
     ip: r.ip,
     userAgent: r.user_agent,
     createdAt: r.created_at.toISOString(),

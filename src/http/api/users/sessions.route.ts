@@ -6,6 +6,8 @@ import { emptyData, envelope, idParams, ok, type RouteModule } from '../common.t
 
 const session = z.object({
   id: z.string(),
+  /** The device of a desktop-bridge session (D14); null for a browser sign-in. */
+  name: z.string().nullable(),
   ip: z.string().nullable(),
   userAgent: z.string().nullable(),
   createdAt: z.string(),
