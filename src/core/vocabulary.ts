@@ -12,4 +12,4 @@ export const VOCABULARY = {
 /** "<Provider>-equivalent burn", or "Benchmark-equivalent burn" with no provider chosen. */
 export const equivalentBurnLabel = (brand: string | null) => `${brand ?? 'Benchmark'}-equivalent burn`;
 
-export const INSIGHTS_ENGINE_VERSION = 'insights-2026.11-sav-v1';
+export const INSIGHTS_ENGINE_VERSION = '2026.11.1';

@@ -11,7 +11,7 @@ import { startTestServer, tenantWithKey, type TestServer } from '../harness.ts';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { PRICE_BOOK } from '../../src/core/pricing/price-book.ts';
 import { INSIGHTS_ENGINE_VERSION } from '../../src/core/vocabulary.ts';
-import { formatBps, formatTokens, formatUsd } from '../../web/src/components/fns/money.ts';
+import { formatBps, formatDelta, formatTokens, formatUsd } from '../../web/src/components/fns/money.ts';
 import { axeViolations, launch, openPage, screenshot, textOf, type WatchedPage } from './browser.ts';
 
 const MODEL_IDS = Object.values(PRICE_BOOK.providers).flatMap((p) => p.models.map((m) => m.id));
@@ -129,5 +129,233 @@ describe('signed in', () => {
     const o = await api('/api/tenant/insights/overview');
     assert.match(await page.getByTestId('tile-burn').innerText(), new RegExp(`${formatTokens(o.tiles.serviceBurn30d)} tokens`));
     assertNoModelIds(await textOf(page), '/overview feed');
+  });
+});
+
+describe('billing', () => {
+  test('/billing: a top-up paid on the sandbox checkout page lands in the balance, the ledger and the invoices', async () => {
+    await nav('Billing', '/billing');
+    const w0 = await api('/api/tenant/wallet');
+    assert.match(await page.getByTestId('billing-balance').innerText(), new RegExp(`${formatTokens(w0.balanceMicros)} tokens`));
+    await checkA11y('billing');
+    // The schema's own words when the amount is out of bounds, before any request.
+    await page.getByLabel('Amount in US dollars').fill('0.50');
+    await page.getByRole('button', { name: 'Go to checkout' }).click();
+    assert.match(await page.getByText(/must be at least/i).innerText(), /at least/);
+    await page.getByLabel('Amount in US dollars').fill('25');
+    await page.getByRole('button', { name: 'Go to checkout' }).click();
+    await page.waitForURL(/\/api\/billing\/sandbox\/checkout\/cs_sandbox_/);
+    await page.getByRole('heading', { name: /Add \$25\.00 to your Switchboard wallet/ }).waitFor();
+    await screenshot(page, 'checkout');
+    await page.getByRole('button', { name: /Pay \$25\.00/ }).click();
+    await page.getByText('Paid.').waitFor();
+    await page.getByRole('link', { name: 'Back to billing in Switchboard' }).click();
+    // A full page load: the session comes back from the refresh cookie, no second sign-in.
+    await page.waitForURL((u) => u.pathname === '/billing');
+    await page.getByTestId('billing-balance').waitFor();
+    const w1 = await api('/api/tenant/wallet');
+    assert.equal(BigInt(w1.balanceMicros) - BigInt(w0.balanceMicros), 25_000_000n);
+    assert.match(await page.getByTestId('billing-balance').innerText(), new RegExp(`${formatTokens(w1.balanceMicros)} tokens`));
+    assert.match(await page.getByTestId('payment-method').innerText(), /Sandbox card •••• 4242/);
+    const inv = (await api('/api/tenant/invoices')).items[0];
+    const row = page.getByTestId('invoices').locator('tbody tr').first();
+    assert.match(await row.innerText(), new RegExp(`${inv.number}.*\\$25\\.00`, 's'));
+    const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: `Download PDF ${inv.number}` }).click()]);
+    assert.equal(download.suggestedFilename(), `${inv.number}.pdf`);
+  });
+
+  test('/billing: choosing the benchmark provider says it applies to new calls; the auto-top-up rule is saved as the API has it', async () => {
+    await page.locator('label.radio', { hasText: 'Anthropic' }).click();
+    await page.getByText(/Benchmark provider set to Anthropic\. It applies to new calls from now on\./).waitFor();
+    assert.deepEqual(await api('/api/tenant/baseline'), { providerKey: 'anthropic', brand: 'Anthropic' });
+    await page.getByLabel('When the balance is below (US dollars)').fill('5');
+    await page.getByLabel('Charge (US dollars)').fill('10.50');
+    await page.getByRole('button', { name: 'Save rule' }).click();
+    await page.getByText('Automatic top-up saved.').waitFor();
+    assert.deepEqual((await api('/api/tenant/wallet')).autoTopup, { thresholdMicros: '5000000', amountMicros: '10500000' });
+    assert.match(await page.getByTestId('auto-topup-rule').innerText(), /below 5,000,000 tokens \(\$5\.00\).*\$10\.50/);
+    assertNoModelIds(await textOf(page), '/billing');
+    await checkA11y('billing-after');
+  });
+
+  test('/overview with a benchmark: savings against "Anthropic-equivalent burn" equal the API', async () => {
+    for (const p of ['Draft a polite reminder e-mail about an unpaid invoice.', 'List three uses of a paperclip.']) await call(p);
+    await nav('Overview', '/overview');
+    const o = await api('/api/tenant/insights/overview');
+    assert.equal(o.equivalentLabel, 'Anthropic-equivalent burn');
+    assert.ok(o.tiles.percentSaved30dBps !== null);
+    await page.getByText(`Service burn vs Anthropic-equivalent burn`).waitFor();
+    await page.waitForFunction((t) => document.querySelector('[data-testid="tile-saved"]')?.textContent?.includes(t), formatTokens(o.tiles.tokensSaved30d));
+    assert.match(await page.getByTestId('tile-percent').innerText(), new RegExp(formatBps(o.tiles.percentSaved30dBps).replace('.', '\\.')));
+    // The chart's window toggle, by keyboard.
+    await page.getByRole('radio', { name: '30 days' }).or(page.getByRole('button', { name: '30 days' })).focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    await page.waitForResponse((r) => r.url().includes('/api/tenant/insights/savings?window=90'));
+    assertNoModelIds(await textOf(page), '/overview with a benchmark');
+    await checkA11y('overview');
+  });
+});
+
+describe('ledger', () => {
+  test('/settings/ledger: rows, running balance and seals equal the API; filters; verify names the first broken row', async () => {
+    await nav('Ledger', '/settings/ledger');
+    const page1 = await api('/api/tenant/ledger?limit=25');
+    const rows = page.getByTestId('ledger').locator('tbody tr');
+    await rows.first().waitFor();
+    assert.equal(await rows.count(), page1.items.length);
+    for (const [i, e] of page1.items.slice(0, 5).entries()) {
+      const cells = await rows.nth(i).locator('td').allInnerTexts();
+      assert.equal(cells[1], e.customerLabel);
+      assert.equal(cells[3].replace(/[^\d−+-]/g, '').replace('−', '-').replace('+', ''), e.amountMicros);
+      assert.equal(cells[4].replace(/[^\d]/g, ''), e.runningBalanceMicros);
+      assert.equal(cells[5], e.sealHash.slice(0, 8));
+    }
+    await checkA11y('ledger');
+    await page.getByLabel('Event type').selectOption('Top-up');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="ledger"] tbody tr td:nth-child(2)')].every((td) => td.textContent === 'Top-up'));
+    const topups = await api('/api/tenant/ledger?limit=25&type=Top-up');
+    assert.equal(await rows.count(), topups.items.length);
+
+    await page.getByRole('button', { name: 'Verify chain' }).click();
+    const ok = await api('/api/tenant/ledger/verify');
+    await page.getByText(`The ledger is intact: all ${ok.checked.toLocaleString('en-US')} entries carry a valid seal.`).waitFor();
+    // Tamper with one sealed row in the database: the button names it.
+    const victim = page1.items[page1.items.length - 2];
+    await sql`update ledger_entries set amount_micros = amount_micros + 1 where id = ${victim.id}`.execute(srv.services.db);
+    await page.getByRole('button', { name: 'Verify chain' }).click();
+    const broken = await page.getByTestId('first-broken').innerText();
+    const v = await api('/api/tenant/ledger/verify');
+    assert.equal(v.verified, false);
+    assert.equal(broken, v.firstBroken);
+    assert.equal(broken, victim.id);
+    await screenshot(page, 'ledger-broken');
+    await sql`update ledger_entries set amount_micros = amount_micros - 1 where id = ${victim.id}`.execute(srv.services.db);
+  });
+});
+
+describe('analytics and summary', () => {
+  test('/analytics: tabs by keyboard, the engine version under every chart, model ids only in Audit and search', async () => {
+    await nav('Analytics', '/analytics');
+    const usage = await api('/api/tenant/insights/usage');
+    const tab = (name: string) => page.getByRole('tab', { name });
+    await page.getByTestId('usage-family').waitFor();
+    const familyRows = await page.getByTestId('usage-family').locator('tbody tr').allInnerTexts();
+    assert.equal(familyRows.length, usage.byTaskFamily.length);
+    assert.match(familyRows[0], new RegExp(`${usage.byTaskFamily[0].taskFamily}.*${formatTokens(usage.byTaskFamily[0].serviceBurnMicros)}`, 's'));
+    const footers = async () => page.locator('[role="tabpanel"] .card-foot').allInnerTexts();
+    assert.ok((await footers()).length >= 3 && (await footers()).every((f) => f === `Insights engine ${usage.insightsEngineVersion}`));
+    assertNoModelIds(await textOf(page), 'Usage tab');
+    await checkA11y('analytics-usage');
+
+    // From the search field, Tab reaches the selected tab; arrows move between tabs.
+    await page.getByLabel('Search activity').focus();
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Usage');
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await tab('Savings').getAttribute('aria-selected'), 'true');
+    await page.getByText('Service burn vs Anthropic-equivalent burn').waitFor();
+    assert.ok((await footers()).every((f) => f === `Insights engine ${INSIGHTS_ENGINE_VERSION}`));
+    assertNoModelIds(await textOf(page), 'Savings tab');
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await tab('Ledger').getAttribute('aria-selected'), 'true');
+    await page.getByTestId('ledger-activity').waitFor();
+    assertNoModelIds(await textOf(page), 'Ledger tab');
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await tab('Audit').getAttribute('aria-selected'), 'true');
+    const audit = await api('/api/tenant/insights/audit');
+    const path = audit.decisions.deliveryPaths[0];
+    await page.getByTestId('delivery-paths').waitFor();
+    assert.match(await page.getByTestId('delivery-paths').innerText(), new RegExp(path.model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    await checkA11y('analytics-audit');
+
+    // Free-text search: a project name and a model id (the search may show the delivery path, D8).
+    await page.getByLabel('Search activity').fill('paperclip');
+    const results = page.getByTestId('search-results');
+    await results.waitFor();
+    assert.match(await results.innerText(), /List three uses of a paperclip/);
+    await page.getByLabel('Search activity').fill(path.model);
+    await page.getByText(`Results for “${path.model}”`).waitFor();
+    const found = await api(`/api/tenant/insights/activity?search=${encodeURIComponent(path.model)}`);
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="search-results"] tbody tr').length === n, found.items.length);
+  });
+
+  test('/summary: each period equals the API, with deltas, top movers and the digest preview', async () => {
+    // The harness's clock stands still: move it on so that the calls above are inside "today".
+    srv.clock.advance(60_000);
+    await nav('Summary', '/summary');
+    const s = await api('/api/tenant/insights/summary?period=today');
+    await page.getByTestId('summary-burn').waitFor();
+    assert.equal(await page.getByTestId('summary-burn').innerText(), `${formatTokens(s.current.serviceBurnMicros)} tokens`);
+    assert.equal(await page.getByTestId('summary-calls').innerText(), s.current.calls.toLocaleString('en-US'));
+    assert.ok(BigInt(s.current.serviceBurnMicros) > 0n, 'today has calls');
+    assert.match(await page.getByTestId('summary-totals').innerText(), new RegExp(`\\${formatDelta(s.deltas.serviceBurnMicros)} tokens vs the period before`));
+    const movers = await page.getByTestId('movers').locator('li').allInnerTexts();
+    assert.equal(movers.length, Math.min(3, s.topMovers.length));
+    assert.match(movers[0], new RegExp(s.topMovers[0].name));
+    const digest = await api('/api/tenant/insights/summary/digest-preview');
+    assert.equal(digest.cadence, 'weekly', 'the default cadence');
+    await page.getByTestId('digest-preview').getByText(digest.subject).waitFor();
+    const preview = await page.getByTestId('digest-preview').innerText();
+    assert.match(preview, /Subject: Switchboard weekly digest for the week of/);
+    assert.match(preview, /Service burn: \d[\d,]* tokens/);
+    assert.ok(preview.replace(/\s+/g, ' ').includes(digest.text.replace(/\s+/g, ' ')), 'the e-mail text as the renderer made it');
+    assertNoModelIds(await textOf(page), '/summary');
+    await checkA11y('summary');
+    for (const [label, period] of [['Yesterday', 'yesterday'], ['Week to date', 'wtd'], ['Month to date', 'mtd']] as const) {
+      await page.getByRole('radio', { name: label }).or(page.getByRole('button', { name: label })).click();
+      const p = await api(`/api/tenant/insights/summary?period=${period}`);
+      await page.waitForFunction((t) => document.querySelector('[data-testid="summary-burn"]')?.textContent === t, `${formatTokens(p.current.serviceBurnMicros)} tokens`);
+    }
+    await page.getByRole('radio', { name: 'Custom' }).or(page.getByRole('button', { name: 'Custom' })).click();
+    const today = new Date().toISOString().slice(0, 10);
+    await page.getByLabel('From').fill(today);
+    await page.getByLabel('To (inclusive)').fill(today);
+    await page.getByRole('button', { name: 'Show' }).click();
+    const c = await api(`/api/tenant/insights/summary?period=custom&from=${today}&to=${today}`);
+    await page.waitForFunction((t) => document.querySelector('[data-testid="summary-burn"]')?.textContent === t, `${formatTokens(c.current.serviceBurnMicros)} tokens`);
+  });
+});
+
+describe('keyboard, sign out, sign-up and not found', () => {
+  test('the skip link is the first stop and takes the keyboard to the screen', async () => {
+    await page.goto(srv.url + '/overview');
+    await page.getByTestId('tile-balance').waitFor();
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to content');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate(() => location.hash), '#main');
+  });
+
+  test('sign out ends the session: a reload stays signed out', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL((u) => u.pathname === '/login');
+    await page.goto(srv.url + '/billing');
+    await page.waitForURL((u) => u.pathname === '/login' && u.searchParams.get('next') === '/billing');
+  });
+
+  test('sign-up validates with the API schema, then lands on an overview that asks for a benchmark', async () => {
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.getByLabel('Your name').fill('Ada');
+    await page.getByLabel('Team or company name').fill('Analytical Engines');
+    await page.getByLabel('E-mail').fill(`ada-${Date.now()}@example.test`);
+    await page.getByLabel('Password').fill('short');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    assert.match(await page.getByText('Must be at least 12 characters.').innerText(), /12/);
+    await checkA11y('signup');
+    await page.getByLabel('Password').fill('a long enough passphrase');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL((u) => u.pathname === '/overview');
+    await page.getByTestId('tile-balance').waitFor();
+    assert.match(await page.locator('.topbar').innerText(), /Analytical Engines/);
+    assert.match(await page.getByTestId('tile-saved').innerText(), /Choose a benchmark provider/);
+  });
+
+  test('an unknown address shows the not-found page', async () => {
+    const r = await page.goto(srv.url + '/no/such/page');
+    assert.equal(r?.status(), 404);
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    await checkA11y('not-found');
   });
 });

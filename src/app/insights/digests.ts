@@ -135,19 +135,33 @@ export function renderDigest(
 }
 
 /**
- * The digest e-mail as its owner would receive it for the /summary screen's period (D13 preview):
- * the same summary and the same renderer as the e-mail itself, for the calling user.
+ * The /summary screen's preview (D13): the latest digest e-mail the calling user's cadence covers
+ * (yesterday for daily, last week for weekly), built and rendered exactly as the e-mail is.
  */
-export async function digestPreview(s: Services, tenantId: string, userId: string, summary: Summary) {
+export async function digestPreview(s: Services, tenantId: string, userId: string) {
   const who = await s.db
     .selectFrom('users as u')
     .innerJoin('memberships as m', (j) => j.onRef('m.user_id', '=', 'u.id').on('m.tenant_id', '=', tenantId))
     .innerJoin('tenants as t', 't.id', 'm.tenant_id')
     .leftJoin('notification_settings as n', (j) => j.onRef('n.tenant_id', '=', 'm.tenant_id').onRef('n.user_id', '=', 'm.user_id'))
-    .select(['u.name', 't.name as tenant_name', sql<'daily' | 'weekly' | 'off'>`coalesce(n.digest_cadence, 'weekly')`.as('cadence')])
+    .select(['u.name', 'u.timezone', 't.name as tenant_name', sql<'daily' | 'weekly' | 'off'>`coalesce(n.digest_cadence, 'weekly')`.as('cadence')])
     .where('u.id', '=', userId)
     .executeTakeFirstOrThrow();
   const cadence = who.cadence === 'daily' ? 'daily' : 'weekly';
-  const mail = renderDigest(summary, { name: who.name, tenantName: who.tenant_name, cadence, periodStart: summary.from.slice(0, 10), publicUrl: s.publicUrl });
-  return { cadence: who.cadence, subject: mail.subject, text: mail.text };
+  const now = s.clock.now();
+  const due =
+    cadence === 'daily'
+      ? (() => {
+          const today = localDateOf(now, who.timezone);
+          const y = addDays(today, -1);
+          const ranges = { current: { from: fromLocal(y, who.timezone), to: fromLocal(today, who.timezone) }, previous: { from: fromLocal(addDays(today, -2), who.timezone), to: fromLocal(y, who.timezone) } };
+          return { periodStart: formatLocalDate(y), ranges };
+        })()
+      : (() => {
+          const w = lastWeek(now, who.timezone);
+          return { periodStart: w.periodStart, ranges: w };
+        })();
+  const summary = await buildSummary(s, tenantId, who.timezone, cadence === 'daily' ? 'yesterday' : 'last-week', due.ranges);
+  const mail = renderDigest(summary, { name: who.name, tenantName: who.tenant_name, cadence, periodStart: due.periodStart, publicUrl: s.publicUrl });
+  return { cadence: who.cadence, periodStart: due.periodStart, subject: mail.subject, text: mail.text };
 }

@@ -44,11 +44,11 @@ const route: RouteModule = (app, s) => {
     const a = authOf(req);
     return ok(withVersion(await getSummary(s, a.tenantId, a.userId, req.query)));
   });
-  // The digest e-mail for the same period, rendered by the e-mail's own renderer (text part).
-  const preview = z.object({ cadence: z.string(), subject: z.string(), text: z.string() });
-  app.get('/api/tenant/insights/summary/digest-preview', { schema: { querystring: query, response: { 200: envelope(preview) } }, onRequest: requireAuth(s) }, async (req) => {
+  // The latest digest e-mail of the caller's cadence, rendered by the e-mail's own renderer.
+  const preview = z.object({ cadence: z.string(), periodStart: z.string(), subject: z.string(), text: z.string() });
+  app.get('/api/tenant/insights/summary/digest-preview', { schema: { response: { 200: envelope(preview) } }, onRequest: requireAuth(s) }, async (req) => {
     const a = authOf(req);
-    return ok(await digestPreview(s, a.tenantId, a.userId, await getSummary(s, a.tenantId, a.userId, req.query)));
+    return ok(await digestPreview(s, a.tenantId, a.userId));
   });
 };
 export default route;

@@ -11,7 +11,7 @@ const TABS = ['usage', 'savings', 'ledger', 'audit'];
 
 export default function AnalyticsPage() {
   const [params, setParams] = useSearchParams();
-  const tab = TABS.includes(params.get('tab') ?? '') ? params.get('tab')! : 'usage';
+  const [tab, setTab] = useState(TABS.includes(params.get('tab') ?? '') ? params.get('tab')! : 'usage');
   const [text, setText] = useState(params.get('q') ?? '');
   const [q, setQ] = useState(text.trim());
   useEffect(() => {
@@ -35,7 +35,12 @@ export default function AnalyticsPage() {
       {err ? <Notice kind="error">{describeError(err)}</Notice> : null}
       <AnalyticsTabs
         tab={tab}
-        onTab={(t) => setParams((p) => (p.set('tab', t), p), { replace: true })}
+        onTab={(t) => {
+          setTab(t);
+          const next = new URLSearchParams(params);
+          next.set('tab', t);
+          setParams(next, { replace: true });
+        }}
         usage={usage.data ? <UsageTab u={usage.data} /> : <Loading what="usage" />}
         savings={<SavingsTab s={savings.data} window={window} onWindow={setWindow} />}
         ledger={<LedgerTab a={ledger.data} />}

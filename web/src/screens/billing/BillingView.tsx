@@ -144,7 +144,7 @@ export function InvoicesCard({ invoices, onPdf, failure }: { invoices: Invoice[]
                 <td>{formatDay(i.issuedAt)}</td>
                 <td className="num">{formatUsd(i.amountMicros)}</td>
                 <td>
-                  <Button variant="link" onPress={() => onPdf(i)} aria-label={`Download ${i.number} as PDF`}>
+                  <Button variant="link" onPress={() => onPdf(i)} aria-label={`Download PDF ${i.number}`}>
                     Download PDF
                   </Button>
                 </td>

@@ -1,11 +1,11 @@
 // /summary: the numbers the digest e-mail carries, for a chosen period in the user's time zone.
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { get, qs } from '../../api/client.ts';
+import { get } from '../../api/client.ts';
 import { useSummary } from '../../api/queries.ts';
 import { describeError } from '../../components/errors.ts';
 import { Loading, Notice } from '../../components/ui.tsx';
-import { DigestPreview, Movers, PeriodPicker, SummaryNumbers } from './SummaryView.tsx';
+import { DigestPreview, Movers, PeriodPicker, SummaryNumbers, type DigestPreviewData } from './SummaryView.tsx';
 
 export default function SummaryPage() {
   const [period, setPeriod] = useState('today');
@@ -16,9 +16,8 @@ export default function SummaryPage() {
   const ready = period !== 'custom' || !!custom;
   const summary = useSummary(params, ready);
   const preview = useQuery({
-    queryKey: ['insights', 'digest-preview', params],
-    queryFn: ({ signal }) => get<{ cadence: string; subject: string; text: string }>(`/api/tenant/insights/summary/digest-preview${qs(params)}`, signal),
-    enabled: ready,
+    queryKey: ['insights', 'digest-preview'],
+    queryFn: ({ signal }) => get<DigestPreviewData>('/api/tenant/insights/summary/digest-preview', signal),
   });
   return (
     <>

@@ -117,7 +117,9 @@ export function Movers({ s }: { s: Summary }) {
   );
 }
 
-export function DigestPreview({ preview, error }: { preview: { cadence: string; subject: string; text: string } | undefined; error: string }) {
+export type DigestPreviewData = { cadence: string; periodStart: string; subject: string; text: string };
+
+export function DigestPreview({ preview, error }: { preview: DigestPreviewData | undefined; error: string }) {
   return (
     <Card title="Digest e-mail preview">
       <Notice kind="error">{error}</Notice>
@@ -125,8 +127,8 @@ export function DigestPreview({ preview, error }: { preview: { cadence: string; 
         <>
           <p className="muted">
             {preview.cadence === 'off'
-              ? 'Digest e-mails are off; this is what one would look like.'
-              : `Sent ${preview.cadence} to the wallet owner. Change the cadence under notifications.`}
+              ? 'Digest e-mails are off for you; this is the latest weekly one as it would look.'
+              : `The latest ${preview.cadence} digest, as e-mailed to the wallet owner. The cadence is set under notifications.`}
           </p>
           <div className="mail" data-testid="digest-preview">
             <p>
