@@ -10,6 +10,8 @@ const bool = z
 
 const port = z.coerce.number().int().min(0).max(65535);
 const posInt = z.coerce.number().int().positive();
+/** Money settings: a decimal integer string of USD micros, read as bigint (D1). */
+const micros = z.string().regex(/^\d{1,18}$/, 'must be a whole number of USD micros').transform((v) => BigInt(v));
 
 const schema = z.object({
   PORT: port.default(8080),
@@ -48,6 +50,27 @@ const schema = z.object({
   RATE_LIMIT_GENERATE_PER_MIN: posInt.default(60),
   /** Sign-in attempts per minute per client address (D9). */
   RATE_LIMIT_LOGIN_PER_MIN: posInt.default(10),
+  /** The learning plane (D15): worker jobs only, never the request path. false keeps the worker from running it. */
+  LEARNING_ENABLED: bool.default(true),
+  /** The plane's stages run shortly after the worker starts, then every this many seconds. */
+  LEARNING_INTERVAL_SECONDS: posInt.default(60),
+  /** Fires of one signal within 24 hours that mint a proposal. */
+  LEARNING_SIGNAL_MIN_FIRES: posInt.default(3),
+  /** Consumed outbox rows keep their request and response bodies this long; their hashes stay. */
+  LEARNING_OUTBOX_RETENTION_DAYS: posInt.default(30),
+  /** Tier B calls a real cheap model only when true AND an upstream key is configured; mock otherwise. */
+  LEARNING_TIER_B_LIVE: bool.default(false),
+  /** Gate 2: passedCount / caseCount at least this. */
+  LEARNING_REPLAY_PASS_RATIO: z.coerce.number().min(0).max(1).default(0.9),
+  /** Default monthly budgets per category (USD micros), applied when a month's row is first made. */
+  LEARNING_BUDGET_SYNTHGEN_MICROS: micros.default(5_000_000n),
+  LEARNING_BUDGET_REPLAY_MICROS: micros.default(1_000_000n),
+  /** A proposal validated longer ago than this is flagged stale and validated again. */
+  LEARNING_STALE_AFTER_HOURS: posInt.default(24),
+  /** Detectors: scored calls a cell needs before the cost, quality and escalation detectors judge it. */
+  LEARNING_MIN_EVIDENCE: posInt.default(10),
+  /** Coverage: a task family with fewer calls than this in 24 hours has too little evidence. */
+  LEARNING_COVERAGE_MIN_EVIDENCE: posInt.default(20),
 });
 
 /** <PROVIDER>_API_KEY and <PROVIDER>_BASE_URL for each of the five providers (D11). */

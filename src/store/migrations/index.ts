@@ -15,6 +15,8 @@ import * as m010 from './010-settle-row-checks.ts';
 import * as m011 from './011-call-row-keys.ts';
 import * as m013 from './013-identity-links.ts';
 import * as m016 from './016-connectors.ts';
+import * as m017 from './017-learning-plane.ts';
+import * as m017a from './017a-learning-role.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '001-foundation': m001,
@@ -30,6 +32,8 @@ export const MIGRATIONS: Record<string, Migration> = {
   '011-call-row-keys': m011,
   '013-identity-links': m013,
   '016-connectors': m016,
+  '017-learning-plane': m017,
+  '017a-learning-role': m017a,
 };
 
 export async function migrate(db: Db): Promise<void> {
