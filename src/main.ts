@@ -3,12 +3,14 @@
 //   serve    the HTTP server          worker   background jobs
 //   sim      the simulated upstream   migrate  run migrations and exit
 //   sweep    release orphaned wallet reservations now (the worker also does it every minute)
+//   admin    `admin grant <email>` makes an existing user a platform admin (D13)
 //   mcp      the stdio MCP server for MCP clients (D14), configured by SWITCHBOARD_URL and
 //            SWITCHBOARD_API_KEY; it never loads the server's settings
 import { ConfigError, loadConfig, loadConnectorConfig, type Config } from './config.ts';
 import { mcpCommand } from './connectors/mcp/index.ts';
 import { startRuntime } from './runtime/runtime.ts';
 import { ensureDemo } from './runtime/demo.ts';
+import { ensurePlatformAdmin, grantPlatformAdmin } from './app/identity/platform-admin.ts';
 import { startSim } from './sim/index.ts';
 import { PROVIDER_KEYS } from './core/providers.ts';
 import { sweepReservations } from './app/money/sweeper.ts';
@@ -80,6 +82,7 @@ async function main(cmd: string): Promise<void> {
       process.once('SIGTERM', shutdown);
       if (cmd === 'start') {
         const demo = await ensureDemo(rt.services);
+        const admin = await ensurePlatformAdmin(rt.services);
         console.log(
           [
             '',
@@ -92,6 +95,10 @@ async function main(cmd: string): Promise<void> {
             `  password:  ${demo.password ?? '(created on another machine; not stored here)'}`,
             `  dev key:   ${demo.key ?? '(created on another machine; not stored here)'}`,
             '',
+            'Platform admin (admin console at /admin/, learning plane at /api/admin/learning/)',
+            `  email:     ${admin.email}`,
+            `  password:  ${admin.password ?? '(created on another machine; not stored here)'}`,
+            '',
             'Try it:',
             `  curl ${rt.url}/v1/chat/completions -H "Authorization: Bearer ${demo.key ?? '<your key>'}" \\`,
             `       -H 'content-type: application/json' -d '{"model":"gpt-4o-mini","messages":[{"role":"user","content":"Hello!"}]}'`,
@@ -101,6 +108,23 @@ async function main(cmd: string): Promise<void> {
       } else {
         console.log(`Switchboard listening at ${rt.url}`);
       }
+      return;
+    }
+    case 'admin': {
+      // switchboard admin grant <email>: make an existing user a platform admin (D13).
+      const [sub, email] = process.argv.slice(3);
+      if (sub !== 'grant' || !email) {
+        console.error('usage: switchboard admin grant <email>');
+        process.exit(64);
+      }
+      const rt = await startRuntime(cfg, { http: false });
+      const r = await grantPlatformAdmin(rt.services.db, email);
+      await rt.close();
+      if (!r.granted) {
+        console.error(`no user has the e-mail ${email}: they must sign up first, then run this again`);
+        process.exit(1);
+      }
+      console.log(r.already ? `${email} is already a platform admin` : `${email} is now a platform admin`);
       return;
     }
     case 'worker': {
@@ -115,7 +139,7 @@ async function main(cmd: string): Promise<void> {
       return;
     }
     default:
-      console.error(`unknown command '${cmd}'. Commands: start | serve | worker | sim | migrate | sweep | mcp`);
+      console.error(`unknown command '${cmd}'. Commands: start | serve | worker | sim | migrate | sweep | mcp | admin grant <email>`);
       process.exit(64);
   }
 }

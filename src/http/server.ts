@@ -26,6 +26,9 @@ import wallet from './api/wallet/wallet.route.ts';
 import topup from './api/wallet/topup.route.ts';
 import ledger from './api/ledger/ledger.route.ts';
 import adminTenantLedger from './api/admin/tenant-ledger.route.ts';
+import adminLearningProposals from './api/admin/learning/proposals.route.ts';
+import adminLearningProposalDetails from './api/admin/learning/proposal-details.route.ts';
+import adminLearningBudget from './api/admin/learning/budget.route.ts';
 import baseline from './api/baseline/baseline.route.ts';
 import invoices from './api/invoices/invoices.route.ts';
 import sandboxCheckout from './api/billing/sandbox.route.ts';
@@ -67,6 +70,9 @@ const API_ROUTES: RouteModule[] = [
   topup,
   ledger,
   adminTenantLedger,
+  adminLearningProposals,
+  adminLearningProposalDetails,
+  adminLearningBudget,
   baseline,
   invoices,
   sandboxCheckout,

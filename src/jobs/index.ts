@@ -10,6 +10,7 @@ import { webhookDeliverJob, webhookSweepJob } from './webhooks.job.ts';
 import { retentionJob } from './retention.job.ts';
 import { alertEmailJob, thresholdsJob } from './alerts.job.ts';
 import { digestsJob } from './digests.job.ts';
+import { learningJob } from './learning.job.ts';
 
 export interface JobModule {
   /** Queue name; also the pg-boss queue created at start-up. */
@@ -31,6 +32,7 @@ export const JOBS: JobModule[] = [
   thresholdsJob,
   alertEmailJob,
   digestsJob,
+  learningJob,
 ];
 
 export async function createQueues(boss: PgBoss): Promise<void> {

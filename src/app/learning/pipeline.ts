@@ -2,7 +2,7 @@
 // → coverage snapshots, detectors and minting → validation of due proposals. Run by the worker's
 // job (jobs/learning.job.ts), never by the request path. Every stage is incremental and safe to
 // repeat; every write runs as the learning role (lock 6).
-import type { Services } from '../services.ts';
+import type { Services } from '../shared/services.ts';
 import { ensureBudgetsForWindow } from './budget.repo.ts';
 import { consumeOutbox, dropExpiredBodies } from './evidence.repo.ts';
 import { runValidation } from './orchestrator.ts';
