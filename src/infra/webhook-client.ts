@@ -54,16 +54,26 @@ export async function checkWebhookUrl(raw: string, allowPrivate: boolean): Promi
   }
   if (url.username || url.password) return 'must not carry credentials';
   if (allowPrivate) return url.protocol === 'https:' || url.protocol === 'http:' ? null : 'must be an http(s) URL';
-  if (url.protocol !== 'https:') return 'must be an https URL';
-  const literal = ipLiteral(url.hostname);
+  const privateReason = await nonPublicReason(url.hostname);
+  // A target on the operator's own network is a setting away; say which (issue 14).
+  const hint = '; to deliver to targets on your own network, the operator can set ALLOW_PRIVATE_WEBHOOK_TARGETS=true';
+  if (url.protocol !== 'https:') return `must be an https URL${privateReason ? hint : ''}`;
+  if (privateReason === null) return null;
+  if (privateReason.startsWith('host ')) return privateReason;
+  return `must not target ${privateReason}${hint}`;
+}
+
+/** Why a host is not a public target (an address or a name resolving to one), or null. */
+async function nonPublicReason(hostname: string): Promise<string | null> {
+  const literal = ipLiteral(hostname);
   if (literal) {
     const reason = forbiddenAddressReason(literal);
-    return reason ? `must not target ${literal}, not a public address (${reason})` : null;
+    return reason ? `${literal}, not a public address (${reason})` : null;
   }
   return new Promise((resolve) =>
-    guardedLookup(url.hostname, { all: true }, (err) => {
+    guardedLookup(hostname, { all: true }, (err) => {
       if (!err) return resolve(null);
-      resolve(err instanceof TargetRefused ? `must not target a non-public address: ${err.message}` : `host ${url.hostname} does not resolve`);
+      resolve(err instanceof TargetRefused ? `a non-public address: ${err.message}` : `host ${hostname} does not resolve`);
     }),
   );
 }

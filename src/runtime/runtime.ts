@@ -24,8 +24,9 @@ import { PRICE_BOOK, checkRegistry, type PriceBook } from '../core/pricing/index
 import { KeyCache } from '../app/identity/keys.ts';
 import { evictCallContexts } from '../app/money/wallet.ts';
 import { LocalInvalidation, RedisInvalidation, type Invalidation } from '../infra/invalidation.ts';
+import { createLogger } from '../infra/logger.ts';
 import { loadSecrets } from '../app/shared/secrets.ts';
-import type { Logger, Services } from '../app/shared/services.ts';
+import type { Services } from '../app/shared/services.ts';
 import PgBoss from 'pg-boss';
 import { buildServer } from '../http/server.ts';
 import { buildCallDeps } from '../app/calls/deps.ts';
@@ -62,15 +63,6 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-const consoleLogger = (level: string): Logger => {
-  const quiet = level === 'silent';
-  const out = (kind: 'log' | 'warn' | 'error') => (obj: unknown, msg?: string) => {
-    if (quiet) return;
-    console[kind](msg ?? '', obj instanceof Error ? obj.message : JSON.stringify(obj, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)));
-  };
-  return { info: out('log'), warn: out('warn'), error: out('error') };
-};
-
 export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
   const closers: Array<() => Promise<unknown>> = [];
   const close = async () => {
@@ -90,7 +82,7 @@ export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Prom
     await migrate(db);
 
     const clock = opts.clock ?? systemClock;
-    const log = consoleLogger(cfg.LOG_LEVEL);
+    const log = createLogger(cfg.LOG_LEVEL);
     let limiter: RateLimiter;
     let bus: EventBus;
     let invalidation: Invalidation = new LocalInvalidation();

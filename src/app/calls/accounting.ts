@@ -16,7 +16,7 @@ import { CHANNELS, kickOutbox, llmCallFrame } from '../events/events.ts';
 import { advanceStage, budgetExhausted, walletExhausted } from '../projects/stages.ts';
 import type { StageMove } from '../../core/stage.ts';
 import { checkWalletThresholds, emitRoutingEscalated } from '../events/notifications.ts';
-import { AppError } from '../../core/errors.ts';
+import { AppError, appError } from '../../core/errors.ts';
 import { noteCallSource } from '../events/connector-activity.ts';
 
 export type CallContext = wallet.CallContext & { keyId: string };
@@ -50,10 +50,14 @@ export async function reserveCall(s: Services, ctx: CallContext, callId: string,
     return { id: callId, tenantId: ctx.tenantId, projectId: ctx.projectId, amountMicros, createdAt: s.clock.now(), admitted };
   } catch (e) {
     // A refused call pauses the project (D4) and tells the stream: off the answer's path.
+    // The refusal says where to act (issue 14): the wallet's billing page, or the project's budget.
     if (e instanceof AppError && e.code === 'insufficient_balance') {
       walletExhausted(s, null, ctx.tenantId).catch((err) => s.log.warn(err, 'wallet-exhausted stage move failed'));
-    } else if (e instanceof AppError && e.code === 'budget_exceeded' && ctx.monthlyBudgetMicros !== null) {
-      noteBudgetExhausted(s, ctx).catch((err) => s.log.warn(err, 'budget-exhausted event failed'));
+      throw appError('insufficient_balance', `The wallet balance cannot cover this call. Top up at ${s.publicUrl}/billing (or turn on auto top-up there), then retry.`);
+    }
+    if (e instanceof AppError && e.code === 'budget_exceeded') {
+      if (ctx.monthlyBudgetMicros !== null) noteBudgetExhausted(s, ctx).catch((err) => s.log.warn(err, 'budget-exhausted event failed'));
+      throw appError('budget_exceeded', `The project's monthly budget cannot cover this call. Raise it at ${s.publicUrl}/smartone, or wait for the next month.`);
     }
     throw e;
   }

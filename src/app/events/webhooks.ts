@@ -390,7 +390,26 @@ export async function attemptDelivery(s: Services, id: string): Promise<'pending
       .execute();
     if (next) await s.jobs.deliverWebhooks(tx, [{ deliveryId: d.id, delayMs: next.getTime() - finishedAt.getTime() }]);
   });
-  if (!result.ok) s.log.warn({ deliveryId: d.id, attempt, status, error: result.error }, 'webhook delivery attempt failed');
+  // One structured line per failed attempt (issue 14): enough to find the delivery and see why.
+  if (!result.ok) {
+    s.log.warn(
+      {
+        event: 'webhook.attempt_failed',
+        tenantId: d.tenant_id,
+        webhookId: d.webhook_id,
+        userId: d.user_id,
+        deliveryId: d.id,
+        eventType: d.event_type,
+        attempt,
+        statusCode: result.statusCode,
+        error: result.error,
+        durationMs: result.durationMs,
+        outcome: status,
+        nextAttemptAt: next?.toISOString() ?? null,
+      },
+      'webhook delivery attempt failed',
+    );
+  }
   return status;
 }
 

@@ -73,6 +73,19 @@ describe('registration', () => {
     assert.match((await checkWebhookUrl('https://169.254.169.254/', false))!, /metadata/);
     assert.equal(await checkWebhookUrl('https://localhost:8443/x', true), null, 'the development flag lifts it');
   });
+
+  test('a refused private target names the setting that allows it; a refused public http target does not', async () => {
+    const t = await signupTenant(srv);
+    for (const url of ['https://127.0.0.1:9000/hook', 'http://localhost:9000/hook', 'https://192.168.1.20/hook', 'https://localhost/x']) {
+      const r = await srv.api('POST', '/api/webhooks', { token: t.accessToken, body: { url, events: ['llm.call'] } });
+      assert.equal(r.status, 400, url);
+      assert.match(r.body.error, /ALLOW_PRIVATE_WEBHOOK_TARGETS=true/, url);
+    }
+    const http = await srv.api('POST', '/api/webhooks', { token: t.accessToken, body: { url: 'http://93.184.216.34/hook', events: ['llm.call'] } });
+    assert.equal(http.status, 400);
+    assert.match(http.body.error, /must be an https URL/);
+    assert.doesNotMatch(http.body.error, /ALLOW_PRIVATE/, 'a public target needs https, not the private-network setting');
+  });
 });
 
 describe('delivery', () => {

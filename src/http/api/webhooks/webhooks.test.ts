@@ -186,6 +186,43 @@ describe('delivery', () => {
     assert.equal(all.length, 1, 'connector.disconnected was not subscribed');
   });
 
+  test('a failing target logs one structured line per attempt, naming the webhook, delivery, attempt and outcome', async () => {
+    const { t, tenantId, hook } = await setup(['connector.connected'], '/failing-logged');
+    rx.respondOn('/failing-logged', 503);
+    const lines: Array<{ msg?: string; fields: Record<string, unknown> }> = [];
+    const log = srv.services.log;
+    const warn = log.warn;
+    log.warn = (obj: unknown, msg?: string) => {
+      if (obj && typeof obj === 'object' && (obj as { webhookId?: unknown }).webhookId === hook.id) lines.push({ msg, fields: obj as Record<string, unknown> });
+      else warn.call(log, obj, msg);
+    };
+    try {
+      await emitConnector(tenantId, t.defaultProjectId);
+      const first = await eventually(async () => {
+        const x = await deliveryOf(t.accessToken, hook.id);
+        return x?.attempts === 1 ? x : undefined;
+      });
+      for (let n = 2; n <= 3; n++) {
+        srv.clock.advance(RETRY_DELAYS_MS[n - 2]);
+        await attemptDelivery(srv.services, first.id);
+        await attemptsReach(t.accessToken, first.id, n);
+      }
+      assert.equal(lines.length, 3, 'one line per attempt');
+      lines.forEach((l, i) => {
+        assert.equal(l.msg, 'webhook delivery attempt failed');
+        assert.equal(l.fields.event, 'webhook.attempt_failed');
+        assert.equal(l.fields.deliveryId, first.id);
+        assert.equal(l.fields.tenantId, tenantId);
+        assert.equal(l.fields.attempt, i + 1);
+        assert.equal(l.fields.statusCode, 503);
+        assert.equal(l.fields.outcome, 'pending');
+        assert.equal(typeof l.fields.nextAttemptAt, 'string');
+      });
+    } finally {
+      log.warn = warn;
+    }
+  });
+
   test('retries at 1 m, 5 m, 30 m, 2 h and 12 h after the previous attempt, then drops after the sixth', async () => {
     const { t, tenantId, hook } = await setup(['connector.connected'], '/failing');
     rx.respondOn('/failing', 500);
