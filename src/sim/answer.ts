@@ -50,10 +50,35 @@ export function promptText(req: CanonicalRequest): string {
   return parts.join('\n');
 }
 
+/**
+ * Agents wrap context they add to a user turn in tags (`<system-reminder>`, `<environment_context>`,
+ * …); the person's own words are the rest. A turn made only of such context is not a new request.
+ */
+const isContext = (text: string): boolean => /^\s*<([\w-]+)[^>]*>[\s\S]*<\/\1>\s*$/.test(text);
+
+function ownText(m: CanonicalRequest['messages'][number]): string {
+  const texts = m.content.filter((p): p is TextPart => p.type === 'text').map((p) => p.text);
+  const own = texts.filter((t) => !isContext(t));
+  return own.join(' ');
+}
+
+/** The conversation without trailing user turns that carry only agent context. */
+function effectiveMessages(req: CanonicalRequest): CanonicalRequest['messages'] {
+  let end = req.messages.length;
+  while (end > 1) {
+    const m = req.messages[end - 1];
+    if (m.role !== 'user' || ownText(m).trim() !== '' || m.content.some((p) => p.type !== 'text')) break;
+    end--;
+  }
+  return end === req.messages.length ? req.messages : req.messages.slice(0, end);
+}
+
 function lastUserText(req: CanonicalRequest): string {
   for (let i = req.messages.length - 1; i >= 0; i--) {
     const m = req.messages[i];
     if (m.role !== 'user') continue;
+    const own = ownText(m);
+    if (own.trim() !== '') return own;
     const text = m.content
       .filter((p): p is TextPart => p.type === 'text')
       .map((p) => p.text)
@@ -198,23 +223,50 @@ export function sampleFromSchema(schema: unknown, words: string[], name = 'value
 
 // ---- tools ----
 
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The prompt names the tool as a word of its own (`Read` is not in "already"). */
 function mentions(text: string, tool: ToolDef): boolean {
-  const t = text.toLowerCase();
   const n = tool.name.toLowerCase();
-  return t.includes(n) || t.includes(n.replace(/[_-]+/g, ' '));
+  const spellings = [n, n.replace(/[_-]+/g, ' ')];
+  return spellings.some((w) => new RegExp(`(^|[^\\p{L}\\p{N}_])${escapeRe(w)}($|[^\\p{L}\\p{N}_])`, 'iu').test(text));
+}
+
+/** What a prompt spells out for a tool: an absolute path, a `command` in backticks, a "quoted" text. */
+function promptSlots(prompt: string): { path?: string; command?: string; quoted?: string } {
+  return {
+    path: /(?:^|[\s(])(\/[^\s"'`),]+[^\s"'`),.])/.exec(prompt)?.[1],
+    command: /`([^`]+)`/.exec(prompt)?.[1],
+    quoted: /"([^"]+)"/.exec(prompt)?.[1],
+  };
 }
 
 /** Arguments for a call: the schema's instance, with string slots filled from the prompt. */
 function toolArgs(tool: ToolDef, prompt: string): string {
   const capitalised = (prompt.match(/(?<![.!?]\s|^)\b\p{Lu}[\p{L}-]+/gu) ?? []).filter((w) => !mentions(w, tool));
   const words = [...capitalised, ...keywords(prompt).filter((w) => !mentions(w, tool))];
-  return JSON.stringify(sampleFromSchema(tool.parameters, words));
+  const args = sampleFromSchema(tool.parameters, words);
+  const slots = promptSlots(prompt);
+  const props = isSchema(tool.parameters.properties) ? tool.parameters.properties : {};
+  if (args && typeof args === 'object' && !Array.isArray(args)) {
+    // A path, a command or a text the prompt gives goes to the argument whose name asks for it,
+    // so an agent's own tools (write a file, run a command) do what the prompt says.
+    for (const [k, schema] of Object.entries(props)) {
+      const type = isSchema(schema) ? schema.type : undefined;
+      if (slots.path && /path|file|dir/i.test(k) && type === 'string') args[k] = slots.path;
+      else if (slots.command && /^(command|cmd|script)$/i.test(k)) {
+        args[k] = type === 'array' ? ['bash', '-lc', slots.command] : slots.command;
+      } else if (slots.quoted !== undefined && /^(content|contents|text)$/i.test(k) && type === 'string') args[k] = slots.quoted;
+    }
+  }
+  return JSON.stringify(args);
 }
 
 function toolsToCall(req: CanonicalRequest, prompt: string): ToolDef[] {
   const tools = req.tools ?? [];
   if (tools.length === 0 || req.toolChoice === 'none') return [];
-  const last = req.messages[req.messages.length - 1];
+  const turns = effectiveMessages(req);
+  const last = turns[turns.length - 1];
   if (!last || last.role !== 'user') return [];
   const choice = req.toolChoice;
   if (typeof choice === 'object') {
@@ -227,7 +279,8 @@ function toolsToCall(req: CanonicalRequest, prompt: string): ToolDef[] {
 }
 
 function toolResultReply(req: CanonicalRequest): string | undefined {
-  const last = req.messages[req.messages.length - 1];
+  const turns = effectiveMessages(req);
+  const last = turns[turns.length - 1];
   if (!last || last.role !== 'tool') return undefined;
   const lines: string[] = [];
   for (const p of last.content) {

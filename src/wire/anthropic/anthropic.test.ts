@@ -130,12 +130,32 @@ describe('messages stream decoder', () => {
 });
 
 describe('messages requests and errors', () => {
+  it('folds a mid-conversation system turn into the system text, in order (D19, Claude Code)', () => {
+    const r = anthropicWire.parseRequest({
+      model: 'm',
+      max_tokens: 128000,
+      system: [{ type: 'text', text: 'First.', cache_control: { type: 'ephemeral' } }],
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Hi' }] },
+        { role: 'system', content: [{ type: 'text', text: 'Second.', cache_control: { type: 'ephemeral' } }], output_config: { effort: 'medium' } },
+      ],
+      thinking: { type: 'adaptive' },
+      context_management: { edits: [{ type: 'clear_thinking_20251015', keep: 'all' }] },
+      output_config: { effort: 'medium' },
+      metadata: { user_id: 'u' },
+    });
+    assert.ok(r.ok, JSON.stringify(r));
+    assert.equal(r.value.system, 'First.\n\nSecond.');
+    assert.deepEqual(r.value.messages.map((m) => m.role), ['user']);
+  });
+
   it('names the bad field', () => {
     const ok = { model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] };
     const cases: Array<[unknown, string]> = [
       [{ ...ok, max_tokens: undefined }, 'max_tokens'],
       [{ ...ok, max_tokens: 0 }, 'max_tokens'],
-      [{ ...ok, messages: [{ role: 'system', content: 'x' }] }, 'messages[0].role'],
+      [{ ...ok, messages: [{ role: 'tool', content: 'x' }] }, 'messages[0].role'],
+      [{ ...ok, messages: [{ role: 'system', content: 'x' }] }, 'messages'],
       [{ ...ok, messages: [{ role: 'user', content: 7 }] }, 'messages[0].content'],
       [{ ...ok, messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'file' } }] }] }, 'messages[0].content[0].source.type'],
       [{ ...ok, system: [{ type: 'image' }] }, 'system[0].type'],

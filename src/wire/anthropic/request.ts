@@ -52,10 +52,18 @@ function parse(b: Obj): CanonicalRequest {
   if (rawMessages.length === 0) bad('messages', 'a non-empty array');
 
   const messages: Message[] = [];
+  // Mid-conversation system turns (Claude Code sends one after the first user turn) have no place
+  // of their own in the canonical call: their text joins the system text, in order (D19).
+  const lateSystem: string[] = [];
   rawMessages.forEach((raw, i) => {
     const at = `messages[${i}]`;
     const m = obj(raw, at);
-    const role = oneOf(m.role, `${at}.role`, ['user', 'assistant'] as const);
+    const role = oneOf(m.role, `${at}.role`, ['user', 'assistant', 'system'] as const);
+    if (role === 'system') {
+      const text = systemText(m.content, `${at}.content`);
+      if (text) lateSystem.push(text);
+      return;
+    }
     const blocks = blocksOf(m.content, `${at}.content`);
     if (role === 'assistant') {
       messages.push({ role: 'assistant', content: blocks.flatMap((blk, j) => assistantBlock(blk, `${at}.content[${j}]`)) });
@@ -71,6 +79,7 @@ function parse(b: Obj): CanonicalRequest {
     if (rest.length > 0 || results.length === 0) messages.push({ role: 'user', content: rest });
   });
 
+  if (messages.length === 0) bad('messages', 'at least one user or assistant turn');
   const req: CanonicalRequest = {
     shape: 'anthropic',
     model,
@@ -78,8 +87,8 @@ function parse(b: Obj): CanonicalRequest {
     maxTokens,
     stream: optBool(b.stream, 'stream') ?? false,
   };
-  const system = systemText(b.system);
-  if (system !== undefined) req.system = system;
+  const system = [systemText(b.system, 'system'), ...lateSystem].filter((t) => t !== undefined && t !== '');
+  if (system.length > 0) req.system = system.join('\n\n');
 
   const tools = optArr(b.tools, 'tools');
   if (tools && tools.length > 0) req.tools = tools.map((t, i) => toolDef(t, `tools[${i}]`));
@@ -113,14 +122,14 @@ function blocksOf(v: unknown, at: string): Obj[] {
   return v.map((blk, j) => obj(blk, `${at}[${j}]`));
 }
 
-function systemText(v: unknown): string | undefined {
+function systemText(v: unknown, at: string): string | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v === 'string') return v;
-  return arr(v, 'system')
+  return arr(v, at)
     .map((blk, i) => {
-      const o = obj(blk, `system[${i}]`);
-      if (o.type !== 'text') unsupported(`system[${i}].type`, `system block type '${String(o.type)}'`);
-      return str(o.text, `system[${i}].text`);
+      const o = obj(blk, `${at}[${i}]`);
+      if (o.type !== 'text') unsupported(`${at}[${i}].type`, `system block type '${String(o.type)}'`);
+      return str(o.text, `${at}[${i}].text`);
     })
     .join('\n\n');
 }
