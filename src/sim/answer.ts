@@ -178,7 +178,9 @@ export function sampleFromSchema(schema: unknown, words: string[], name = 'value
     }
   }
   let type = schema.type;
-  if (Array.isArray(type)) type = type.find((t) => t !== 'null') ?? type[0];
+  if (Array.isArray(type)) type = type.find((t) => t !== 'null' && t !== 'NULL') ?? type[0];
+  // Gemini's schemas spell types upper-case (`OBJECT`), in every spelling of the field.
+  if (typeof type === 'string') type = type.toLowerCase();
   if (type === undefined) type = isSchema(schema.properties) ? 'object' : schema.items ? 'array' : 'string';
   switch (type) {
     case 'object': {

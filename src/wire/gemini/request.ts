@@ -204,7 +204,7 @@ function functionDeclaration(raw: unknown, at: string): ToolDef {
   if (description !== undefined) def.description = description;
   const js = optObj(field(d, 'parametersJsonSchema'), `${at}.parametersJsonSchema`);
   const os = optObj(d.parameters, `${at}.parameters`);
-  if (js) def.parameters = js;
+  if (js) def.parameters = openApiToJsonSchema(js);
   else if (os) def.parameters = openApiToJsonSchema(os);
   return def;
 }
@@ -229,7 +229,8 @@ function generationConfig(gc: Obj, req: CanonicalRequest): void {
   const jsonSchema = optObj(field(gc, 'responseJsonSchema'), 'generationConfig.responseJsonSchema');
   const apiSchema = optObj(field(gc, 'responseSchema'), 'generationConfig.responseSchema');
   let rf: ResponseFormat | undefined;
-  if (jsonSchema) rf = { type: 'json_schema', schema: jsonSchema };
+  // Gemini CLI spells types upper-case even in `responseJsonSchema`, which Gemini accepts.
+  if (jsonSchema) rf = { type: 'json_schema', schema: openApiToJsonSchema(jsonSchema) };
   else if (apiSchema) rf = { type: 'json_schema', schema: openApiToJsonSchema(apiSchema) };
   else if (mime === 'application/json') rf = { type: 'json' };
   if (rf) req.responseFormat = rf;
