@@ -6,6 +6,7 @@ import type {
   CanonicalRequest,
   CanonicalResponse,
   ClientShape,
+  Message,
   Result,
   StreamEvent,
   Usage,
@@ -23,6 +24,8 @@ export interface SseRecord {
 export interface ParseContext {
   model?: string;
   stream?: boolean;
+  /** Earlier turns of a stored conversation the request continues (Responses `previous_response_id`). */
+  history?: Message[];
 }
 
 export interface UpstreamRequest {

@@ -9,7 +9,7 @@ import type { Services } from '../shared/services.ts';
 import type { KeyPrincipal } from '../identity/keys.ts';
 import type { CanonicalRequest, CanonicalResponse, ClientShape, Usage } from '../../core/canonical/types.ts';
 import { appError, AppError } from '../../core/errors.ts';
-import { WIRES, type ParseContext, type WireFormat } from '../../wire/index.ts';
+import { WIRES, type ParseContext, type UpstreamRequest, type WireFormat } from '../../wire/index.ts';
 import { decideLayer1, type Layer1Decision } from '../../core/routing/layer1.ts';
 import { chooseEndpoints, requiredCapabilities, type EndpointCandidate, type RankedEndpoint } from '../../core/routing/layer2.ts';
 import { nextRung, type ModelClass } from '../../core/model-class.ts';
@@ -37,6 +37,18 @@ export interface CallRequest {
   conversationId?: string;
   /** Aborted when the client goes away: cancels the upstream request. */
   signal: AbortSignal;
+  /** The client's wire when it is not the shape's default one (the Responses API on the chat shape). */
+  clientWire?: WireFormat;
+  /**
+   * Vendor-prefixed proxies (D19): what the client sent beyond the body, forwarded untouched when
+   * the provider speaks the client's own wire — the query string and the vendor's beta headers.
+   */
+  forward?: { query: string; headers: Record<string, string> };
+  /**
+   * Runs once the answer is settled and before its last bytes leave: `body` is the rendered JSON
+   * answer, or null for a stream (the caller reads it from its own encoder).
+   */
+  onDelivered?: (call: CanonicalRequest, callId: string, body: Record<string, unknown> | null) => Promise<void>;
 }
 
 export interface JsonOutcome {
@@ -79,7 +91,7 @@ interface Attempt {
 }
 
 export async function runCall(s: Services, deps: CallDeps, req: CallRequest, sink: () => StreamSink): Promise<JsonOutcome | StreamedOutcome> {
-  const client = WIRES[req.shape];
+  const client = req.clientWire ?? WIRES[req.shape];
   const parsed = client.parseRequest(req.body, req.parseCtx);
   if (!parsed.ok) throw appError('validation', parsed.message, { field: parsed.field });
   const call = parsed.value;
@@ -129,6 +141,8 @@ export async function runCall(s: Services, deps: CallDeps, req: CallRequest, sin
     if (x.score >= best.score) best = x;
     debited += x.debited;
   }
+  const body = client.renderResponse(best.res, call);
+  if (req.onDelivered) await req.onDelivered(call, best.a.callId, body).catch((e: unknown) => s.log.warn(e, 'after-delivery step failed'));
   return {
     kind: 'json',
     status: 200,
@@ -141,7 +155,7 @@ export async function runCall(s: Services, deps: CallDeps, req: CallRequest, sin
       ...(best.a.provider.simulated ? { 'x-service-simulated': 'true' } : {}),
       ...(best.saved !== null ? { 'x-service-tokens-saved': best.saved.toString() } : {}),
     },
-    body: client.renderResponse(best.res, call),
+    body,
   };
 }
 
@@ -252,12 +266,14 @@ async function sendUpstream(
     const provider = deps.providers.get(endpoint.provider);
     if (!provider) continue;
     const wire = WIRES[provider.wire];
-    const up = wire.buildUpstreamRequest(call, endpoint.model);
+    const up = upstreamRequest(req, call, wire, endpoint.model);
     const started = Date.now();
     deps.health.begin(endpoint.provider, endpoint.key, s.clock.now().getTime());
     try {
       const url = upstreamUrl(provider, up.path);
-      const res = await deps.upstream.post(url, wire.authHeaders(provider.apiKey), JSON.stringify(up.body), req.signal);
+      const headers = wire.authHeaders(provider.apiKey);
+      if (up.headers) for (const k in up.headers) headers[k] = up.headers[k];
+      const res = await deps.upstream.post(url, headers, JSON.stringify(up.body), req.signal);
       if (res.status >= 200 && res.status < 300) {
         deps.health.success(endpoint.provider, endpoint.key, Date.now() - started, s.clock.now().getTime());
         return { res, endpoint, provider, wire };
@@ -290,6 +306,26 @@ async function sendUpstream(
     }
   }
   throw lastError ?? appError('upstream_failed');
+}
+
+/**
+ * The upstream request. A vendor-prefixed call whose provider speaks the client's own wire sends
+ * the client's body as it came, with only the model replaced (and the chat wire's usage frames
+ * asked for, D6), plus its query string and beta headers (D19); every other call is translated.
+ */
+function upstreamRequest(req: CallRequest, call: CanonicalRequest, wire: WireFormat, model: string): UpstreamRequest & { headers?: Record<string, string> } {
+  const built = wire.buildUpstreamRequest(call, model);
+  const client = req.clientWire ?? WIRES[req.shape];
+  if (!req.vendorLocked || client !== wire || req.body === null || typeof req.body !== 'object') return built;
+  const body: Record<string, unknown> = { ...(req.body as Record<string, unknown>) };
+  if ('model' in built.body) body.model = built.body.model;
+  if (built.body.stream_options !== undefined) {
+    const asked = body.stream_options !== null && typeof body.stream_options === 'object' ? (body.stream_options as Record<string, unknown>) : {};
+    body.stream_options = { ...asked, ...(built.body.stream_options as Record<string, unknown>) };
+  }
+  const query = req.forward?.query ?? '';
+  const sep = built.path.includes('?') ? '&' : '?';
+  return { path: query ? built.path + sep + query : built.path, body, stream: built.stream, headers: req.forward?.headers };
 }
 
 function upstreamMessage(text: string, status: number): string {
@@ -366,7 +402,7 @@ async function deliverStream(
   await pumpStream({
     upstream: upstream.res,
     providerWire: upstream.wire,
-    clientWire: WIRES[req.shape],
+    clientWire: req.clientWire ?? WIRES[req.shape],
     call,
     pipeThrough: req.vendorLocked,
     sink,
@@ -391,6 +427,9 @@ async function deliverStream(
       f.qa = null;
       f.escalated = false;
       await deps.accounting.settleAttempt(s, f);
+      if (counted.complete && req.onDelivered) {
+        await req.onDelivered(call, attempt.callId, null).catch((e: unknown) => s.log.warn(e, 'after-delivery step failed'));
+      }
     },
   });
   return { kind: 'streamed' };

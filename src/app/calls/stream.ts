@@ -42,7 +42,8 @@ export interface PumpOptions {
 }
 
 export async function pumpStream(o: PumpOptions): Promise<void> {
-  const passThrough = o.pipeThrough && o.providerWire.shape === o.clientWire.shape;
+  // The same wire object on both sides (the Responses API shares the chat shape, not its frames).
+  const passThrough = o.pipeThrough && o.providerWire === o.clientWire;
   const dropUsageChunk = passThrough && o.clientWire.shape === 'openai' && !o.call.includeUsage;
   const parser = new SseParser();
   const decoder = o.providerWire.createStreamDecoder();

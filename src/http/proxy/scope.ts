@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../app/shared/services.ts';
 import type { ClientShape } from '../../core/canonical/types.ts';
 import { appError, AppError } from '../../core/errors.ts';
-import { WIRES } from '../../wire/index.ts';
+import { WIRES, type WireFormat } from '../../wire/index.ts';
 import { runCall, type CallRequest, type Surface } from '../../app/calls/pipeline.ts';
 import type { StreamSink } from '../../app/calls/stream.ts';
 import type { KeyPrincipal } from '../../app/identity/keys.ts';
@@ -114,6 +114,23 @@ export interface ProxyCall {
   surface: Surface;
   vendorLocked: boolean;
   parseCtx?: CallRequest['parseCtx'];
+  /** The client's wire when not the shape's default (the Responses API). */
+  wire?: WireFormat;
+  /** Runs after authentication, before the call: may add parse context or an after-delivery step. */
+  prepare?: (principal: KeyPrincipal, call: CallRequest) => Promise<void>;
+}
+
+/** Vendor beta headers a vendor-prefixed proxy forwards untouched (D19). */
+const FORWARDED_HEADERS = ['anthropic-beta', 'openai-beta'];
+
+function forwarded(req: FastifyRequest): { query: string; headers: Record<string, string> } {
+  const q = req.url.indexOf('?');
+  const headers: Record<string, string> = {};
+  for (const name of FORWARDED_HEADERS) {
+    const v = headerValue(req, name);
+    if (v) headers[name] = v;
+  }
+  return { query: q >= 0 ? req.url.slice(q + 1) : '', headers };
 }
 
 /**
@@ -154,6 +171,9 @@ export async function handleCall(s: Services, req: FastifyRequest, reply: Fastif
       signal: abort.signal,
     };
     if (c.parseCtx !== undefined) call.parseCtx = c.parseCtx;
+    if (c.wire !== undefined) call.clientWire = c.wire;
+    if (c.vendorLocked) call.forward = forwarded(req);
+    if (c.prepare) await c.prepare(principal, call);
     const out = await runCall(s, s.calls, call, () => socketSink(reply));
     if (out.kind === 'json') return reply.status(out.status).headers(out.headers).send(out.body);
     return reply;
@@ -162,7 +182,7 @@ export async function handleCall(s: Services, req: FastifyRequest, reply: Fastif
     // Headers are gone: the only way left to tell the client is an error event in its stream.
     const err = toAppError(e, s.log);
     if (!reply.raw.destroyed) {
-      reply.raw.end(WIRES[c.shape].createStreamEncoder({ shape: c.shape, model: '', messages: [], stream: true }).encode({ type: 'error', message: err.message }));
+      reply.raw.end((c.wire ?? WIRES[c.shape]).createStreamEncoder({ shape: c.shape, model: '', messages: [], stream: true }).encode({ type: 'error', message: err.message }));
     }
     return reply;
   }
