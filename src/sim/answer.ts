@@ -251,9 +251,13 @@ function toolArgs(tool: ToolDef, prompt: string): string {
   const slots = promptSlots(prompt);
   const props = isSchema(tool.parameters.properties) ? tool.parameters.properties : {};
   if (args && typeof args === 'object' && !Array.isArray(args)) {
+    // Like a model, fill what the tool requires and leave its optional knobs (a shell, a tty…) unset.
+    const required = Array.isArray(tool.parameters.required) ? (tool.parameters.required as unknown[]) : null;
+    if (required) for (const k of Object.keys(args)) if (!required.includes(k)) delete args[k];
     // A path, a command or a text the prompt gives goes to the argument whose name asks for it,
     // so an agent's own tools (write a file, run a command) do what the prompt says.
     for (const [k, schema] of Object.entries(props)) {
+      if (!(k in args)) continue;
       const type = isSchema(schema) ? schema.type : undefined;
       if (slots.path && /path|file|dir/i.test(k) && type === 'string') args[k] = slots.path;
       else if (slots.command && /^(command|cmd|script)$/i.test(k)) {

@@ -11,6 +11,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CanonicalRequest } from '../core/canonical/types.ts';
 import { WIRES } from '../wire/index.ts';
+import { responsesWire } from '../wire/openai/responses/index.ts';
 import type { WireFormat } from '../wire/types.ts';
 import { answerEvents, promptText, simulateAnswer, toResponse } from './answer.ts';
 import {
@@ -226,8 +227,9 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
     wire: SimWire,
     routeName: string,
     ctx: { model?: string; stream?: boolean },
+    format: WireFormat = WIRES[wire],
   ): Promise<void> {
-    const w: WireFormat = WIRES[wire];
+    const w = format;
     const raw = await readBody(req);
     if (raw === 'too_large') return sendJson(res, 413, w.renderError(413, 'request_too_large', 'Request body is too large.'));
     let body: unknown;
@@ -418,6 +420,9 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
 
     if (method === 'POST' && path === '/v1/chat/completions') {
       return handleModelCall(req, res, url, { provider: prefix ?? 'openai', path }, 'openai', 'POST /v1/chat/completions', {});
+    }
+    if (method === 'POST' && path === '/v1/responses') {
+      return handleModelCall(req, res, url, { provider: prefix ?? 'openai', path }, 'openai', 'POST /v1/responses', {}, responsesWire);
     }
     if (method === 'POST' && path === '/v1/messages') {
       return handleModelCall(req, res, url, { provider: prefix ?? 'anthropic', path }, 'anthropic', 'POST /v1/messages', {});

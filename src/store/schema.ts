@@ -448,7 +448,18 @@ export interface InvitesTable {
   revoked_at: NullableTimestamp;
 }
 
+export interface StoredResponsesTable {
+  id: string;
+  tenant_id: string;
+  call_id: string;
+  conversation: Json<unknown[]>;
+  response: Json<Record<string, unknown>>;
+  created_at: Generated<Date>;
+  expires_at: Timestamp;
+}
+
 export interface DB {
+  stored_responses: StoredResponsesTable;
   tenants: TenantsTable;
   users: UsersTable;
   memberships: MembershipsTable;

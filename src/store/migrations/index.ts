@@ -14,6 +14,7 @@ import * as m009 from './009-ledger-seq-index.ts';
 import * as m010 from './010-settle-row-checks.ts';
 import * as m011 from './011-call-row-keys.ts';
 import * as m013 from './013-identity-links.ts';
+import * as m014 from './014-stored-responses.ts';
 import * as m016 from './016-connectors.ts';
 import * as m017 from './017-learning-plane.ts';
 import * as m017a from './017a-learning-role.ts';
@@ -31,6 +32,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '010-settle-row-checks': m010,
   '011-call-row-keys': m011,
   '013-identity-links': m013,
+  '014-stored-responses': m014,
   '016-connectors': m016,
   '017-learning-plane': m017,
   '017a-learning-role': m017a,

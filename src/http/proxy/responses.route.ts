@@ -1,0 +1,101 @@
+// The OpenAI Responses API on the chat shape (D19): POST /v1/responses (generic, any provider,
+// translated) and POST /v1/chat-proxy/v1/responses (vendor-prefixed: chat-shape providers only),
+// plain and streamed, through the same pipeline as chat completions (routed, reserved, settled,
+// ledgered, evented). With `store` (the API's default) the answer is kept 30 days before its last
+// bytes leave, so `previous_response_id` can continue it at once; GET/DELETE /v1/responses/:id
+// read and remove it. `store: false` keeps nothing.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Services } from '../../app/shared/services.ts';
+import { deleteStoredResponse, findStoredResponse, storeResponse } from '../../app/calls/stored-responses.repo.ts';
+import { appError } from '../../core/errors.ts';
+import type { Message } from '../../core/canonical/types.ts';
+import { createResponsesWire, outputToMessages } from '../../wire/openai/responses/index.ts';
+import type { RouteModule } from '../api/common.ts';
+import { authenticateKey, handleCall } from './scope.ts';
+
+type Body = Record<string, unknown> | null;
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function notFound(id: string) {
+  return appError('not_found', `No response with id '${id}' was found (stored responses are kept 30 days; 'store: false' keeps none).`, {
+    field: 'previous_response_id',
+  });
+}
+
+function create(s: Services, vendorLocked: boolean) {
+  return (req: FastifyRequest, reply: FastifyReply) => {
+    const b = (isObj(req.body) ? req.body : null) as Body;
+    const store = b?.store !== false;
+    const previous = typeof b?.previous_response_id === 'string' && b.previous_response_id !== '' ? b.previous_response_id : null;
+    const customTools = new Set<string>();
+    if (Array.isArray(b?.tools)) for (const t of b.tools) if (isObj(t) && t.type === 'custom' && typeof t.name === 'string') customTools.add(t.name);
+    const wire = createResponsesWire({
+      store,
+      previousResponseId: previous,
+      customTools,
+      reasoning: isObj(b?.reasoning) ? b.reasoning : null,
+      metadata: isObj(b?.metadata) ? b.metadata : null,
+      promptCacheKey: typeof b?.prompt_cache_key === 'string' ? b.prompt_cache_key : undefined,
+    });
+    return handleCall(s, req, reply, {
+      shape: 'openai',
+      surface: 'chat',
+      vendorLocked,
+      wire,
+      async prepare(principal, call) {
+        let history: Message[] | undefined;
+        if (previous) {
+          const prior = await findStoredResponse(s, principal.tenantId, previous);
+          if (!prior) throw notFound(previous);
+          history = prior.conversation;
+          // A continued conversation is one thread (D19): the previous response names it.
+          call.conversationId ??= previous;
+        }
+        if (history) call.parseCtx = { ...call.parseCtx, history };
+        if (!store) return;
+        call.onDelivered = async (canonical, callId, body) => {
+          const response = body ?? wire.lastEncoder()?.final() ?? null;
+          if (!response || typeof response.id !== 'string') return;
+          await storeResponse(s, {
+            id: response.id,
+            tenantId: principal.tenantId,
+            callId,
+            conversation: [...canonical.messages, ...outputToMessages(response.output)],
+            response,
+          });
+        };
+      },
+    });
+  };
+}
+
+function read(s: Services) {
+  return async (req: FastifyRequest) => {
+    const principal = await authenticateKey(s, req, 'openai');
+    const id = (req.params as { id: string }).id;
+    const found = await findStoredResponse(s, principal.tenantId, id);
+    if (!found) throw notFound(id);
+    return found.response;
+  };
+}
+
+function remove(s: Services) {
+  return async (req: FastifyRequest) => {
+    const principal = await authenticateKey(s, req, 'openai');
+    const id = (req.params as { id: string }).id;
+    if (!(await deleteStoredResponse(s, principal.tenantId, id))) throw notFound(id);
+    return { id, object: 'response', deleted: true };
+  };
+}
+
+const route: RouteModule = (app, s) => {
+  const cfg = { config: { shape: 'openai' as const } };
+  app.post('/v1/responses', cfg, create(s, false));
+  app.post('/v1/chat-proxy/v1/responses', cfg, create(s, true));
+  for (const prefix of ['/v1', '/v1/chat-proxy/v1']) {
+    app.get(`${prefix}/responses/:id`, cfg, read(s));
+    app.delete(`${prefix}/responses/:id`, cfg, remove(s));
+  }
+};
+export default route;
