@@ -9,6 +9,7 @@ export const APP_ROUTES = [
   '/summary',
   '/billing',
   '/settings/ledger',
+  '/device',
   '/login',
   '/signup',
   '/forgot-password',

@@ -19,6 +19,7 @@ export const SCREENS: Screen[] = [
   { path: '/summary', title: 'Summary', area: 'app', nav: true, component: lazy(() => import('./screens/summary/SummaryPage.tsx')) },
   { path: '/billing', title: 'Billing', area: 'app', nav: true, component: lazy(() => import('./screens/billing/BillingPage.tsx')) },
   { path: '/settings/ledger', title: 'Ledger', area: 'app', nav: true, component: lazy(() => import('./screens/settings-ledger/LedgerPage.tsx')) },
+  { path: '/device', title: 'Sign in a device', area: 'app', component: lazy(() => import('./screens/device/DevicePage.tsx')) },
   { path: '/login', title: 'Sign in', area: 'public', component: lazy(() => import('./screens/login/LoginPage.tsx')) },
   { path: '/signup', title: 'Create an account', area: 'public', component: lazy(() => import('./screens/signup/SignupPage.tsx')) },
   { path: '/forgot-password', title: 'Forgot password', area: 'public', component: lazy(() => import('./screens/forgot-password/ForgotPasswordPage.tsx')) },
