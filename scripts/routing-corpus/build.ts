@@ -1,0 +1,226 @@
+// Builds data/routing/train.jsonl from the hand-written parts in this folder (D18): each
+// hand-written request is placed in several real-world settings (wire shape, the app's system
+// prompt, an earlier exchange, pasted material, a formatting wish), drawn by a seeded generator,
+// so the output is the same on every run. Every row is checked with the project's own wire
+// parser. Run: `node --import tsx scripts/routing-corpus/build.ts`.
+import { writeFileSync } from 'node:fs';
+import { parseRequest as parseOpenai } from '../../src/wire/openai/request.ts';
+import { parseRequest as parseAnthropic } from '../../src/wire/anthropic/request.ts';
+import { parseRequest as parseGemini } from '../../src/wire/gemini/request.ts';
+import { COMPLEXITIES, TASK_FAMILIES, type Complexity, type TaskFamily } from '../../src/core/routing/vocabulary.ts';
+import { coding } from './coding.ts';
+import { writing } from './writing.ts';
+import { research } from './research.ts';
+import { dataAnalysis } from './data-analysis.ts';
+import { math } from './math.ts';
+import { summarization } from './summarization.ts';
+import { translation } from './translation.ts';
+import { extraction } from './extraction.ts';
+import { conversation } from './conversation.ts';
+import { CODE, CSV, DOC, EMAIL, FILE_NAMES, FOREIGN_DOC, LOG } from './materials.ts';
+import { EARLIER_EXCHANGES, FAMILY_PERSONAS, FORMAT_HINTS, GENERIC_PERSONAS, LEAD_INS, SIGN_OFFS, type Persona } from './wrappers.ts';
+import type { FamilyItems, Item } from './types.ts';
+
+const ITEMS: Record<TaskFamily, FamilyItems> = {
+  coding,
+  writing,
+  research,
+  'data-analysis': dataAnalysis,
+  math,
+  summarization,
+  translation,
+  extraction,
+  conversation,
+};
+/** Rows per family × complexity cell: 27 cells × 96 = 2,592 training rows. */
+const ROWS_PER_CELL = 96;
+const SHAPES = ['openai', 'anthropic', 'gemini'] as const;
+type Shape = (typeof SHAPES)[number];
+const OUT = new URL('../../data/routing/train.jsonl', import.meta.url);
+
+/** mulberry32: small, fast, and the same sequence everywhere. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+type Rand = () => number;
+const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
+const between = (r: Rand, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));
+
+function longDoc(r: Rand): string {
+  const paragraphs = between(r, 14, 60);
+  const out: string[] = [pick(r, ['# Report', '# Collected documents', '# Draft', '# Annual review', '# Notes and sources'])];
+  let section = 1;
+  for (let i = 0; i < paragraphs; i++) {
+    if (i % between(r, 2, 4) === 0) out.push(`## ${section++}. ${pick(r, ['Background', 'Findings', 'Context', 'Discussion', 'Details', 'Evidence', 'Stakeholders', 'Costs', 'Timeline', 'Risks', 'Appendix'])}`);
+    const roll = r();
+    out.push(roll < 0.08 ? pick(r, EMAIL) : roll < 0.13 ? '```\n' + pick(r, CSV) + '\n```' : pick(r, DOC));
+  }
+  return out.join('\n\n');
+}
+
+function bigCode(r: Rand): string {
+  const files = between(r, 6, 16);
+  const out: string[] = [];
+  for (let i = 0; i < files; i++) out.push(`// file: ${pick(r, FILE_NAMES)}\n${pick(r, CODE)}`);
+  return out.join('\n\n');
+}
+
+function longCsv(r: Rand): string {
+  const [header, ...rows] = pick(r, CSV).split('\n');
+  const n = between(r, 80, 500);
+  const out = [header];
+  for (let i = 0; i < n; i++) {
+    const base = rows[i % rows.length];
+    out.push(base.replace(/\d+(\.\d+)?/g, (m) => {
+      const v = Number(m) * (0.8 + r() * 0.4);
+      return m.includes('.') ? v.toFixed(m.split('.')[1].length) : String(Math.round(v));
+    }));
+  }
+  return out.join('\n');
+}
+
+function fill(text: string, r: Rand): string {
+  return text.replace(/\{\{(\w+)\}\}/g, (_, kind: string) => {
+    switch (kind) {
+      case 'code': return pick(r, CODE);
+      case 'log': return pick(r, LOG);
+      case 'csv': return pick(r, CSV);
+      case 'doc': return pick(r, DOC);
+      case 'fdoc': return pick(r, FOREIGN_DOC)[1];
+      case 'email': return pick(r, EMAIL);
+      case 'longdoc': return longDoc(r);
+      case 'bigcode': return bigCode(r);
+      case 'longcsv': return longCsv(r);
+      default: throw new Error(`unknown material {{${kind}}}`);
+    }
+  });
+}
+
+interface Turn { role: 'user' | 'assistant'; text: string }
+
+function turnsOf(item: Item): { turns: Turn[]; language: string; json: boolean } {
+  const texts = typeof item === 'string' ? [item] : [...item];
+  let language = 'en';
+  let json = false;
+  const turns = texts.map((t, i): Turn => {
+    let text = t;
+    const lang = /^([a-z]{2}):/.exec(text);
+    if (lang) {
+      text = text.slice(3);
+      if (i === texts.length - 1) language = lang[1];
+    }
+    if (text.endsWith(' #json')) {
+      text = text.slice(0, -6);
+      json = true;
+    }
+    return { role: i % 2 === 0 ? 'user' : 'assistant', text };
+  });
+  return { turns, language, json };
+}
+
+interface Built { shape: Shape; persona: Persona; request: Record<string, unknown> }
+
+function build(item: Item, family: TaskFamily, r: Rand, shape: Shape): Built & { language: string } {
+  const { turns, language, json } = turnsOf(item);
+  for (const t of turns) t.text = fill(t.text, r);
+  const last = turns[turns.length - 1];
+  // People's own framing, only where it reads naturally (English, one-turn, not starting with paste).
+  if (language === 'en' && turns.length === 1 && !last.text.startsWith('```')) {
+    if (r() < 0.22) last.text = pick(r, LEAD_INS) + last.text.charAt(0).toLowerCase() + last.text.slice(1);
+    if (r() < 0.18 && !last.text.includes('\n')) last.text += pick(r, SIGN_OFFS);
+    if (r() < 0.1 && family !== 'translation') last.text += pick(r, FORMAT_HINTS);
+  }
+  if (turns.length === 1 && r() < 0.15) {
+    const [u, a] = pick(r, EARLIER_EXCHANGES);
+    turns.unshift({ role: 'user', text: u }, { role: 'assistant', text: a });
+  }
+  const roll = r();
+  const persona = roll < 0.35 ? pick(r, FAMILY_PERSONAS[family]) : pick(r, GENERIC_PERSONAS);
+  const system = persona.system;
+  // Split the newest message into instruction and pasted material, as clients that send parts do.
+  const splitLast = (text: string): string[] => {
+    const at = text.indexOf('\n\n');
+    return at > 0 && r() < 0.35 ? [text.slice(0, at), text.slice(at + 2)] : [text];
+  };
+
+  let request: Record<string, unknown>;
+  if (shape === 'openai') {
+    const messages: Record<string, unknown>[] = [];
+    if (system) messages.push({ role: 'system', content: system });
+    turns.forEach((t, i) => {
+      const parts = i === turns.length - 1 ? splitLast(t.text) : [t.text];
+      const content = parts.length > 1 || (t.role === 'user' && r() < 0.2) ? parts.map((text) => ({ type: 'text', text })) : parts[0];
+      messages.push({ role: t.role, content });
+    });
+    request = { model: pick(r, ['gpt-4o', 'gpt-4o-mini', 'auto', 'gpt-4.1', 'gpt-4.1-mini']), messages };
+    if (r() < 0.5) request.max_tokens = pick(r, [256, 512, 1024, 2048, 4096]);
+    if (r() < 0.3) request.temperature = pick(r, [0, 0.2, 0.7, 1]);
+    if (json) request.response_format = { type: 'json_object' };
+  } else if (shape === 'anthropic') {
+    const messages = turns.map((t, i) => {
+      const parts = i === turns.length - 1 ? splitLast(t.text) : [t.text];
+      return { role: t.role, content: parts.length > 1 || r() < 0.2 ? parts.map((text) => ({ type: 'text', text })) : parts[0] };
+    });
+    request = { model: pick(r, ['claude-sonnet-4-5', 'claude-3-5-haiku-latest', 'claude-opus-4-1', 'auto']), max_tokens: pick(r, [512, 1024, 2048, 4096, 8192]), messages };
+    if (system) request.system = r() < 0.3 ? [{ type: 'text', text: system }] : system;
+  } else {
+    const contents = turns.map((t, i) => ({
+      role: t.role === 'user' ? 'user' : 'model',
+      parts: (i === turns.length - 1 ? splitLast(t.text) : [t.text]).map((text) => ({ text })),
+    }));
+    request = { contents };
+    if (system) request.systemInstruction = { parts: [{ text: system }] };
+    const config: Record<string, unknown> = {};
+    if (r() < 0.4) config.maxOutputTokens = pick(r, [256, 1024, 2048, 8192]);
+    if (json) config.responseMimeType = 'application/json';
+    if (Object.keys(config).length > 0) request.generationConfig = config;
+  }
+  return { shape, persona, request, language };
+}
+
+function check(shape: Shape, body: unknown, id: string): void {
+  const parsed = shape === 'openai' ? parseOpenai(body) : shape === 'anthropic' ? parseAnthropic(body) : parseGemini(body, { model: 'gemini-2.5-flash' });
+  if (!parsed.ok) throw new Error(`${id}: ${shape} body does not parse: ${parsed.message}`);
+}
+
+const ABBREV: Record<TaskFamily, string> = {
+  coding: 'cod', writing: 'wri', research: 'res', 'data-analysis': 'dat', math: 'mat',
+  summarization: 'sum', translation: 'tra', extraction: 'ext', conversation: 'con',
+};
+
+const lines: string[] = [];
+let seed = 20261124;
+for (const family of TASK_FAMILIES) {
+  for (const complexity of COMPLEXITIES as readonly Complexity[]) {
+    const items = ITEMS[family][complexity];
+    for (let k = 0; k < ROWS_PER_CELL; k++) {
+      const index = k % items.length;
+      const r = rng(seed++);
+      // Each use of an item gets the next shape, so every item is seen in several shapes.
+      const shape = SHAPES[(index + Math.floor(k / items.length)) % SHAPES.length];
+      const built = build(items[index], family, r, shape);
+      const id = `tr-${ABBREV[family]}-${complexity[0]}-${String(k + 1).padStart(3, '0')}`;
+      check(shape, built.request, id);
+      lines.push(JSON.stringify({
+        id,
+        author: `layer1-helper/generator:${built.persona.id}`,
+        split: 'train',
+        shape,
+        family,
+        complexity,
+        language: built.language,
+        group: `${family}/${complexity}/${index}`,
+        request: built.request,
+      }));
+    }
+  }
+}
+writeFileSync(OUT, lines.join('\n') + '\n');
+console.log(`wrote ${lines.length} rows to data/routing/train.jsonl`);
