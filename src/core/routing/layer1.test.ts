@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { CanonicalRequest } from '../canonical/types.ts';
 import { MODEL_CLASSES, classRank, nextRung, climb } from '../model-class.ts';
 import { decideLayer1 } from './layer1.ts';
+import { CLASSIFIER_VERSION } from './classify.ts';
 import { ROUTING_TABLE, ROUTING_TABLE_VERSION, FLOOR_BANDS, floorBand, tableClass } from './routing-table.ts';
 import { LAYER3_RULES_VERSION, escalationRuleId, suppressionRuleId, type Layer3Rule } from './rules.ts';
 import { COMPLEXITIES, TASK_FAMILIES, type TaskFamily } from './vocabulary.ts';
@@ -106,7 +107,8 @@ describe('decideLayer1', () => {
     assert.equal(d.modelClass, tableClass('math', 'high', 0.6));
     assert.equal(d.tableVersion, ROUTING_TABLE_VERSION);
     assert.deepEqual(d.appliedRules, []);
-    assert.ok(d.features.keywordHits.math > 0);
+    assert.equal(d.features.classifierVersion, CLASSIFIER_VERSION);
+    assert.ok(d.features.familyConfidence > 0.5);
   });
 
   test('is deterministic', () => {

@@ -1,7 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CanonicalRequest, Message } from '../canonical/types.ts';
-import { classify, HEAD_WINDOW, SCAN_BUDGET, SYSTEM_WINDOW, TAIL_WINDOW } from './classify.ts';
+import { classifyByRules as classify, HEAD_WINDOW, SCAN_BUDGET, SYSTEM_WINDOW, TAIL_WINDOW } from './classify-rules.ts';
 import { TASK_FAMILIES } from './vocabulary.ts';
 
 const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text }] });
@@ -15,7 +15,7 @@ const req = (text: string, over: Partial<CanonicalRequest> = {}): CanonicalReque
 const family = (text: string, over?: Partial<CanonicalRequest>) => classify(req(text, over)).taskFamily;
 const complexity = (text: string, over?: Partial<CanonicalRequest>) => classify(req(text, over)).complexity;
 
-describe('classify: task family', () => {
+describe('classifyByRules (the pre-D18 baseline): task family', () => {
   const cases: Array<[string, string]> = [
     ['Fix this bug in my TypeScript function:\n```ts\nfunction add(a: number, b: number) { return a - b; }\n```', 'coding'],
     ['Design a scalable distributed architecture with microservices and a database, discuss tradeoffs.', 'coding'],
@@ -69,7 +69,7 @@ describe('classify: task family', () => {
   });
 });
 
-describe('classify: complexity', () => {
+describe('classifyByRules (the pre-D18 baseline): complexity', () => {
   test('short lookups are low', () => {
     assert.equal(complexity('What is the capital of France?'), 'low');
     assert.equal(complexity('Answer in one word: is water wet?'), 'low');
@@ -97,7 +97,7 @@ describe('classify: complexity', () => {
   });
 });
 
-describe('classify: features', () => {
+describe('classifyByRules (the pre-D18 baseline): features', () => {
   test('structural counts', () => {
     const text =
       'Three things?\n1. first?\n2. second?\n- bullet\n```js\nconst aB = c_d;\n```\nAlso 2 + 3 = 5 and x^2 ≤ 9.';
@@ -138,7 +138,7 @@ describe('classify: features', () => {
   });
 });
 
-describe('classify: determinism and bounded work', () => {
+describe('classifyByRules (the pre-D18 baseline): determinism and bounded work', () => {
   const big = 'Please refactor this module. ' + 'lorem ipsum dolor sit amet '.repeat(40_000) + ' Then translate the comments into German.';
 
   test('same request, same classification (deep-equal, also on a structural clone)', () => {

@@ -1,0 +1,55 @@
+// `npm run train:routing`: trains Layer 1 (D18) on data/routing/train.jsonl and writes
+// src/core/routing/layer1-weights.json. It never reads data/routing/eval/.
+//   --cv      grouped 5-fold cross-validation on the training split, beside the rule baseline
+//   --check   retrain and fail if the shipped weights differ from what the corpus produces
+import { readFileSync, writeFileSync } from 'node:fs';
+import { classifyByRules } from '../src/core/routing/classify-rules.ts';
+import { decodeModel, score } from '../src/core/routing/classify.ts';
+import { COMPLEXITIES, TASK_FAMILIES } from '../src/core/routing/vocabulary.ts';
+import { loadTraining, TRAIN_FILE } from './routing-corpus/load.ts';
+import { formatReport, report, type Prediction } from './routing-corpus/metrics.ts';
+import { corpusHash, groupFolds, PARAMS, serialise, train } from './routing-corpus/train-lib.ts';
+
+export const WEIGHTS_FILE = new URL('../src/core/routing/layer1-weights.json', import.meta.url).pathname;
+
+const args = new Set(process.argv.slice(2));
+const rows = loadTraining();
+const sha = corpusHash(readFileSync(TRAIN_FILE, 'utf8'));
+
+if (args.has('--cv')) {
+  // Trying other parameters: ROUTING_PARAMS='{"epochs":20}' npm run train:routing -- --cv
+  const params = { ...PARAMS, ...(JSON.parse(process.env.ROUTING_PARAMS ?? '{}') as Partial<typeof PARAMS>) };
+  const K = 5;
+  const fold = groupFolds(rows, K, PARAMS.seed);
+  const predicted: Prediction[] = new Array(rows.length);
+  for (let f = 0; f < K; f++) {
+    const trainRows = rows.filter((_, i) => fold[i] !== f);
+    const model = decodeModel(train(trainRows, sha, params));
+    rows.forEach((r, i) => {
+      if (fold[i] !== f) return;
+      const s = score(model, r.request);
+      predicted[i] = { family: TASK_FAMILIES[s.family], complexity: COMPLEXITIES[s.complexity] };
+    });
+    console.error(`fold ${f + 1}/${K} done`);
+  }
+  const baseline = rows.map((r) => {
+    const c = classifyByRules(r.request);
+    return { family: c.taskFamily, complexity: c.complexity };
+  });
+  const truth = rows.map((r) => ({ id: r.id, family: r.family, complexity: r.complexity }));
+  console.log(formatReport(`grouped ${K}-fold cross-validation on the training split`, report(truth, predicted), report(truth, baseline)));
+} else {
+  const text = serialise(train(rows, sha));
+  if (args.has('--check')) {
+    const shipped = readFileSync(WEIGHTS_FILE, 'utf8');
+    if (shipped !== text) {
+      console.error('layer1-weights.json differs from what data/routing/train.jsonl produces: run npm run train:routing');
+      process.exit(1);
+    }
+    console.log('layer1-weights.json is reproduced bit for bit from the corpus');
+  } else {
+    writeFileSync(WEIGHTS_FILE, text);
+    const file = JSON.parse(text) as { version: string };
+    console.log(`trained on ${rows.length} rows; wrote ${WEIGHTS_FILE} (${file.version}, ${text.length} bytes)`);
+  }
+}
