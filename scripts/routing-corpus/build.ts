@@ -19,21 +19,30 @@ import { extraction } from './extraction.ts';
 import { conversation } from './conversation.ts';
 import { CODE, CSV, DOC, EMAIL, FILE_NAMES, FOREIGN_DOC, LOG } from './materials.ts';
 import { EARLIER_EXCHANGES, FAMILY_PERSONAS, FORMAT_HINTS, GENERIC_PERSONAS, LEAD_INS, SIGN_OFFS, type Persona } from './wrappers.ts';
+import { coding2, writing2 } from './voices-coding-writing.ts';
+import { dataAnalysis2, math2, research2 } from './voices-research-data-math.ts';
+import { conversation2, extraction2, summarization2, translation2 } from './voices-sum-tra-ext-con.ts';
 import type { FamilyItems, Item } from './types.ts';
 
+const join = (...batches: FamilyItems[]): FamilyItems => ({
+  low: batches.flatMap((b) => b.low),
+  medium: batches.flatMap((b) => b.medium),
+  high: batches.flatMap((b) => b.high),
+});
+
 const ITEMS: Record<TaskFamily, FamilyItems> = {
-  coding,
-  writing,
-  research,
-  'data-analysis': dataAnalysis,
-  math,
-  summarization,
-  translation,
-  extraction,
-  conversation,
+  coding: join(coding, coding2),
+  writing: join(writing, writing2),
+  research: join(research, research2),
+  'data-analysis': join(dataAnalysis, dataAnalysis2),
+  math: join(math, math2),
+  summarization: join(summarization, summarization2),
+  translation: join(translation, translation2),
+  extraction: join(extraction, extraction2),
+  conversation: join(conversation, conversation2),
 };
-/** Rows per family × complexity cell: 27 cells × 96 = 2,592 training rows. */
-const ROWS_PER_CELL = 96;
+/** Rows per family × complexity cell: 27 cells × 120 = 3,240 training rows. */
+const ROWS_PER_CELL = 120;
 const SHAPES = ['openai', 'anthropic', 'gemini'] as const;
 type Shape = (typeof SHAPES)[number];
 const OUT = new URL('../../data/routing/train.jsonl', import.meta.url);
@@ -111,7 +120,7 @@ function turnsOf(item: Item): { turns: Turn[]; language: string; json: boolean }
   let json = false;
   const turns = texts.map((t, i): Turn => {
     let text = t;
-    const lang = /^([a-z]{2}):/.exec(text);
+    const lang = /^(fr|de|es|ja|zh|pt|ru|it|ko|nl|pl|tr):/.exec(text);
     if (lang) {
       text = text.slice(3);
       if (i === texts.length - 1) language = lang[1];

@@ -51,7 +51,13 @@ export interface Classification {
   features: Features;
 }
 
-/** Dense weights of a decoded file: bucket × OUTPUTS int8, plus the scalars. */
+/**
+ * Row stride of the dense weights: 16 bytes per bucket, so a feature's twelve weights always sit
+ * in one cache line (scoring is bound by those random reads, not by the additions).
+ */
+export const STRIDE = 16;
+
+/** Dense weights of a decoded file: bucket × STRIDE int8, plus the scalars. */
 export interface Model {
   version: string;
   dense: Int8Array;
@@ -65,7 +71,7 @@ export function decodeModel(file: WeightsFile): Model {
   if (file.families.join() !== TASK_FAMILIES.join() || file.complexities.join() !== COMPLEXITIES.join()) {
     throw new Error('weights were trained for another routing vocabulary');
   }
-  const dense = new Int8Array((1 << HASH_BITS) * OUTPUTS);
+  const dense = new Int8Array((1 << HASH_BITS) * STRIDE);
   const gaps = Buffer.from(file.buckets, 'base64');
   const w = Buffer.from(file.weights, 'base64');
   let at = 0;
@@ -81,25 +87,56 @@ export function decodeModel(file: WeightsFile): Model {
       shift += 7;
     }
     b += gap;
-    for (let k = 0; k < OUTPUTS; k++) dense[b * OUTPUTS + k] = (w[row * OUTPUTS + k] << 24) >> 24;
+    for (let k = 0; k < OUTPUTS; k++) dense[b * STRIDE + k] = (w[row * OUTPUTS + k] << 24) >> 24;
     row++;
   }
   if (row * OUTPUTS !== w.length) throw new Error('weights file is inconsistent: bucket and weight counts differ');
   return { version: file.version, dense, scale: Float64Array.from(file.scale), bias: Float64Array.from(file.bias), underCost: file.underCost };
 }
 
-/** Adds each feature's weights into per-namespace integer sums. */
-class Accumulator implements FeatureSink {
-  readonly sums = new Int32Array(NAMESPACES * OUTPUTS);
-  readonly counts = new Int32Array(NAMESPACES);
-  constructor(private readonly dense: Int8Array) {}
+/**
+ * Collects the features of one request (bucket and namespace), then sums their weights in one
+ * tight loop: the extraction's call site stays cheap and the summing loop is monomorphic.
+ */
+class Collector implements FeatureSink {
+  buckets = new Int32Array(2048);
+  spaces = new Uint8Array(2048);
+  length = 0;
   add(ns: number, bucket: number): void {
-    const w = this.dense;
-    const s = this.sums;
-    const base = bucket * OUTPUTS;
+    if (this.length === this.buckets.length) {
+      const b = new Int32Array(this.length * 2);
+      b.set(this.buckets);
+      this.buckets = b;
+      const s = new Uint8Array(this.length * 2);
+      s.set(this.spaces);
+      this.spaces = s;
+    }
+    this.buckets[this.length] = bucket;
+    this.spaces[this.length++] = ns;
+  }
+}
+
+/** Per namespace and output: the sum of int8 weights; and the number of features per namespace. */
+function sumWeights(dense: Int8Array, c: Collector, sums: Int32Array, counts: Int32Array): void {
+  const buckets = c.buckets;
+  const spaces = c.spaces;
+  for (let i = 0; i < c.length; i++) {
+    const base = buckets[i] * STRIDE;
+    const ns = spaces[i];
     const o = ns * OUTPUTS;
-    for (let k = 0; k < OUTPUTS; k++) s[o + k] += w[base + k];
-    this.counts[ns]++;
+    counts[ns]++;
+    sums[o] += dense[base];
+    sums[o + 1] += dense[base + 1];
+    sums[o + 2] += dense[base + 2];
+    sums[o + 3] += dense[base + 3];
+    sums[o + 4] += dense[base + 4];
+    sums[o + 5] += dense[base + 5];
+    sums[o + 6] += dense[base + 6];
+    sums[o + 7] += dense[base + 7];
+    sums[o + 8] += dense[base + 8];
+    sums[o + 9] += dense[base + 9];
+    sums[o + 10] += dense[base + 10];
+    sums[o + 11] += dense[base + 11];
   }
 }
 
@@ -137,6 +174,10 @@ export function pickComplexity(p: ArrayLike<number>, underCost: number): number 
   return best;
 }
 
+const COLLECTOR = new Collector();
+const SUMS = new Int32Array(NAMESPACES * OUTPUTS);
+const COUNTS = new Int32Array(NAMESPACES);
+
 export interface Scored {
   family: number;
   complexity: number;
@@ -147,12 +188,17 @@ export interface Scored {
 
 /** Runs the model on a request; exported for the training script's evaluation of shipped weights. */
 export function score(model: Model, req: CanonicalRequest): Scored {
-  const acc = new Accumulator(model.dense);
-  const structure = extractFeatures(req, acc);
+  // Scratch reused across calls: scoring is synchronous, so no two calls ever share it at once.
+  const collector = COLLECTOR;
+  collector.length = 0;
+  const structure = extractFeatures(req, collector);
+  const sums = SUMS.fill(0);
+  const counts = COUNTS.fill(0);
+  sumWeights(model.dense, collector, sums, counts);
   const p = new Float64Array(OUTPUTS);
   for (let k = 0; k < OUTPUTS; k++) {
     let sum = 0;
-    for (let ns = 0; ns < NAMESPACES; ns++) sum += acc.sums[ns * OUTPUTS + k] * namespaceScale(ns, acc.counts[ns]);
+    for (let ns = 0; ns < NAMESPACES; ns++) sum += sums[ns * OUTPUTS + k] * namespaceScale(ns, counts[ns]);
     p[k] = model.bias[k] + model.scale[k] * sum;
   }
   const F = TASK_FAMILIES.length;
@@ -164,13 +210,15 @@ export function score(model: Model, req: CanonicalRequest): Scored {
   return { family, complexity, probabilities: p, structure };
 }
 
-const MODEL = decodeModel(weightsFile as WeightsFile);
-export const CLASSIFIER_VERSION = MODEL.version;
+// Decoded on first use, so the training script can import this module while it rewrites the file.
+let shipped: Model | null = null;
+export const CLASSIFIER_VERSION = (weightsFile as WeightsFile).version;
 
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
 export function classify(req: CanonicalRequest): Classification {
-  const s = score(MODEL, req);
+  shipped ??= decodeModel(weightsFile as WeightsFile);
+  const s = score(shipped, req);
   const F = TASK_FAMILIES.length;
   let runnerUp = s.family === 0 ? 1 : 0;
   for (let k = 0; k < F; k++) if (k !== s.family && s.probabilities[k] > s.probabilities[runnerUp]) runnerUp = k;
@@ -179,7 +227,7 @@ export function classify(req: CanonicalRequest): Classification {
     complexity: COMPLEXITIES[s.complexity],
     features: {
       ...s.structure,
-      classifierVersion: MODEL.version,
+      classifierVersion: shipped.version,
       familyConfidence: round3(s.probabilities[s.family]),
       complexityConfidence: round3(s.probabilities[F + s.complexity]),
       runnerUp: TASK_FAMILIES[runnerUp],

@@ -14,7 +14,7 @@ import { estimateInputTokens } from '../pricing/estimate.ts';
 import { CUES, type CueSlot } from './lexicon.ts';
 
 /** Hash buckets: 2^18, so n-grams of nine scripts rarely collide; the weights stay a few MB. */
-export const HASH_BITS = 18;
+export const HASH_BITS = 16;
 export const HASH_MASK = (1 << HASH_BITS) - 1;
 
 /** Characters of the newest user message read from its start and from its end. */
