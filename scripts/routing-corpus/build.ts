@@ -22,6 +22,7 @@ import { EARLIER_EXCHANGES, FAMILY_PERSONAS, FORMAT_HINTS, GENERIC_PERSONAS, LEA
 import { coding2, writing2 } from './voices-coding-writing.ts';
 import { dataAnalysis2, math2, research2 } from './voices-research-data-math.ts';
 import { conversation2, extraction2, summarization2, translation2 } from './voices-sum-tra-ext-con.ts';
+import * as mixed from './voices-mixed.ts';
 import type { FamilyItems, Item } from './types.ts';
 
 const join = (...batches: FamilyItems[]): FamilyItems => ({
@@ -31,18 +32,18 @@ const join = (...batches: FamilyItems[]): FamilyItems => ({
 });
 
 const ITEMS: Record<TaskFamily, FamilyItems> = {
-  coding: join(coding, coding2),
-  writing: join(writing, writing2),
-  research: join(research, research2),
-  'data-analysis': join(dataAnalysis, dataAnalysis2),
-  math: join(math, math2),
-  summarization: join(summarization, summarization2),
-  translation: join(translation, translation2),
-  extraction: join(extraction, extraction2),
-  conversation: join(conversation, conversation2),
+  coding: join(coding, coding2, mixed.coding3),
+  writing: join(writing, writing2, mixed.writing3),
+  research: join(research, research2, mixed.research3),
+  'data-analysis': join(dataAnalysis, dataAnalysis2, mixed.dataAnalysis3),
+  math: join(math, math2, mixed.math3),
+  summarization: join(summarization, summarization2, mixed.summarization3),
+  translation: join(translation, translation2, mixed.translation3),
+  extraction: join(extraction, extraction2, mixed.extraction3),
+  conversation: join(conversation, conversation2, mixed.conversation3),
 };
-/** Rows per family × complexity cell: 27 cells × 120 = 3,240 training rows. */
-const ROWS_PER_CELL = 120;
+/** Rows per family × complexity cell: 27 cells × 128 = 3,456 training rows. */
+const ROWS_PER_CELL = 128;
 const SHAPES = ['openai', 'anthropic', 'gemini'] as const;
 type Shape = (typeof SHAPES)[number];
 const OUT = new URL('../../data/routing/train.jsonl', import.meta.url);
@@ -75,7 +76,7 @@ function longDoc(r: Rand): string {
 }
 
 function bigCode(r: Rand): string {
-  const files = between(r, 6, 16);
+  const files = between(r, 6, 48);
   const out: string[] = [];
   for (let i = 0; i < files; i++) out.push(`// file: ${pick(r, FILE_NAMES)}\n${pick(r, CODE)}`);
   return out.join('\n\n');
@@ -138,7 +139,11 @@ interface Built { shape: Shape; persona: Persona; request: Record<string, unknow
 
 function build(item: Item, family: TaskFamily, r: Rand, shape: Shape): Built & { language: string } {
   const { turns, language, json } = turnsOf(item);
-  for (const t of turns) t.text = fill(t.text, r);
+  for (const t of turns) {
+    t.text = fill(t.text, r);
+    // Not everyone leaves a blank line between what they ask and what they paste.
+    if (t.role === 'user' && r() < 0.3) t.text = t.text.replace('\n\n', r() < 0.7 ? '\n' : ' ');
+  }
   const last = turns[turns.length - 1];
   // People's own framing, only where it reads naturally (English, one-turn, not starting with paste).
   if (language === 'en' && turns.length === 1 && !last.text.startsWith('```')) {

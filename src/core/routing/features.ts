@@ -205,6 +205,7 @@ interface Tally {
   devanagari: number;
   greek: number;
   latinExt: number;
+  otherScript: number;
   letters: number;
   scanned: number;
   /** Opening words of the newest user message still to emit. */
@@ -230,6 +231,7 @@ function noteScript(c: number, t: Tally): void {
   else if (c >= 0x0900 && c <= 0x097f) t.devanagari++;
   else if (c >= 0x0370 && c <= 0x03ff) t.greek++;
   else if (c < 0x0250) t.latinExt++;
+  else t.otherScript++;
 }
 
 /**
@@ -269,6 +271,7 @@ function scanWords(s: string, from: number, to: number, mode: number, sink: Feat
       }
       h = Math.imul(h ^ c, FNV_PRIME);
       len++;
+      lastSig = c;
       if (k === K_DIGIT) digits++;
       else if (c >= 128 && main) {
         t.letters++;
@@ -410,6 +413,26 @@ function scanChars(s: string, from: number, to: number, sink: FeatureSink): void
   }
 }
 
+/** End of the opening paragraph (or line) when it is short, else of its first INSTR_OPENING characters. */
+function openingEnd(s: string): number {
+  const para = s.indexOf('\n\n');
+  if (para !== -1 && para <= INSTR_OPENING) return para;
+  const line = s.indexOf('\n');
+  if (line !== -1 && line <= INSTR_OPENING) return line;
+  return Math.min(s.length, INSTR_OPENING);
+}
+
+/** Start of a short closing paragraph (or line), or s.length when the text ends in a long one. */
+function closingStart(s: string): number {
+  let end = s.length;
+  while (end > 0 && (s.charCodeAt(end - 1) === 10 || s.charCodeAt(end - 1) === 32)) end--;
+  const para = s.lastIndexOf('\n\n', end - 1);
+  if (para !== -1 && end - para - 2 <= INSTR_CLOSING) return para + 2;
+  const line = s.lastIndexOf('\n', end - 1);
+  if (line !== -1 && end - line - 1 <= INSTR_CLOSING) return line + 1;
+  return s.length;
+}
+
 function countFences(s: string): number {
   let count = 0;
   let at = s.indexOf('```');
@@ -460,8 +483,8 @@ function dominantScript(t: Tally): Script {
   }
   // Japanese mixes kana and kanji: any real share of kana makes it kana.
   if (t.kana > 0 && t.kana * 5 >= t.cjk) best = 'kana';
-  if (bestCount * 4 < t.letters && best !== 'kana') return t.latinExt > 0 || t.letters === 0 ? 'latin' : 'other';
-  return best;
+  if (best === 'kana' || bestCount * 4 >= t.letters) return best;
+  return t.otherScript * 4 >= t.letters && t.letters > 0 ? 'other' : 'latin';
 }
 
 /**
@@ -483,6 +506,7 @@ export function extractFeatures(req: CanonicalRequest, sink: FeatureSink): Struc
     devanagari: 0,
     greek: 0,
     latinExt: 0,
+    otherScript: 0,
     letters: 0,
     scanned: 0,
     firstLeft: EDGE_WORDS,
@@ -519,8 +543,7 @@ export function extractFeatures(req: CanonicalRequest, sink: FeatureSink): Struc
     const head = (windowed ? instruction : instruction.slice(0, HEAD_WINDOW)).toLowerCase();
     // The instruction proper: the opening paragraph (or its first INSTR_OPENING characters) and
     // a short closing paragraph; what lies between is usually pasted material.
-    const firstBreak = head.indexOf('\n\n');
-    const opening = firstBreak !== -1 && firstBreak <= INSTR_OPENING ? firstBreak : Math.min(head.length, INSTR_OPENING);
+    const opening = openingEnd(head);
     let rest = head;
     let restFrom = opening;
     if (!windowed) {
@@ -533,8 +556,7 @@ export function extractFeatures(req: CanonicalRequest, sink: FeatureSink): Struc
     } else {
       scanWords(head, 0, opening, MODE_MAIN, sink, t, NS_INSTR);
     }
-    const lastBreak = rest.lastIndexOf('\n\n');
-    const closing = lastBreak >= restFrom && rest.length - lastBreak - 2 <= INSTR_CLOSING ? lastBreak + 2 : rest.length;
+    const closing = Math.max(restFrom, closingStart(rest));
     scanWords(rest, restFrom, closing, MODE_MAIN, sink, t);
     if (closing < rest.length) scanWords(rest, closing, rest.length, MODE_MAIN, sink, t, NS_INSTR);
     if (head.length <= CHAR_HEAD + CHAR_TAIL) scanChars(head, 0, head.length, sink);

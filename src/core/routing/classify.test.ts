@@ -1,0 +1,170 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import type { CanonicalRequest, Message } from '../canonical/types.ts';
+import { classify, CLASSIFIER_VERSION, decodeModel, pickComplexity, STRIDE, type WeightsFile } from './classify.ts';
+import { extractFeatures, HASH_BITS, HEAD_WINDOW, HISTORY_BUDGET, SYSTEM_WINDOW, TAIL_WINDOW } from './features.ts';
+import { benchmarkRequest } from './bench.ts';
+import { COMPLEXITIES, TASK_FAMILIES } from './vocabulary.ts';
+import weights from './layer1-weights.json' with { type: 'json' };
+
+const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text }] });
+const req = (text: string, over: Partial<CanonicalRequest> = {}): CanonicalRequest => ({
+  shape: 'openai',
+  model: 'auto',
+  messages: [user(text)],
+  stream: false,
+  ...over,
+});
+
+describe('classify: trained Layer 1 (D18)', () => {
+  // Plain requests whose family and complexity no reader would dispute; written for this test,
+  // not taken from the corpus. The held-out accuracy is `npm run eval:routing`'s job.
+  const clear: Array<[string, string, string]> = [
+    ['How do I reverse a string in JavaScript?', 'coding', 'low'],
+    ['Write a cheerful limerick about a cat who loves lasagna.', 'writing', 'low'],
+    ['Who discovered penicillin?', 'research', 'low'],
+    ['Translate "good evening, how was your day?" into Italian.', 'translation', 'low'],
+    ['Prove that the sum of two odd integers is even, and then prove that there are infinitely many primes.', 'math', 'high'],
+    ['hey there, how are you doing today?', 'conversation', 'low'],
+  ];
+  for (const [text, family, complexity] of clear) {
+    test(`${family}/${complexity}: ${JSON.stringify(text.slice(0, 40))}`, () => {
+      const c = classify(req(text));
+      assert.equal(c.taskFamily, family);
+      assert.equal(c.complexity, complexity);
+    });
+  }
+
+  test('the decision carries the weights version and what the model saw', () => {
+    const c = classify(req('Summarize this in one sentence:\n\n' + 'The council approved the budget after a long debate. '.repeat(8)));
+    assert.equal(c.features.classifierVersion, CLASSIFIER_VERSION);
+    assert.match(CLASSIFIER_VERSION, /^l1w-[0-9a-f]{12}$/);
+    assert.equal(c.features.classifierVersion, (weights as WeightsFile).version);
+    assert.ok(c.features.familyConfidence > 0 && c.features.familyConfidence <= 1);
+    assert.ok(c.features.runnerUpConfidence <= c.features.familyConfidence);
+    assert.notEqual(c.features.runnerUp, c.taskFamily);
+    assert.ok(TASK_FAMILIES.includes(c.features.runnerUp));
+    // The call-log row stores features as JSON: it must survive the round trip unchanged.
+    assert.deepEqual(JSON.parse(JSON.stringify(c.features)), c.features);
+  });
+
+  test('same request, same decision: repeated, and on a structural clone', () => {
+    const r = benchmarkRequest(2048);
+    const a = classify(r);
+    assert.deepEqual(classify(r), a);
+    assert.deepEqual(classify(structuredClone(r)), a);
+  });
+
+  test('structural counts', () => {
+    const text = 'Three things?\n1. first?\n2. second?\n- bullet\n```js\nconst aB = c_d;\n```\na,b,c\n1,2,3\n4,5,6\nAlso 2 + 3 = 5 and x^2 ≤ 9.';
+    const f = classify(
+      req(text, {
+        system: 'Be brief.',
+        tools: [{ name: 't', parameters: {} }],
+        responseFormat: { type: 'json_schema', schema: { type: 'object' } },
+        messages: [user(text), { role: 'user', content: [{ type: 'image', mediaType: 'image/png', url: 'https://x/y.png' }] }],
+      }),
+    ).features;
+    assert.equal(f.messageCount, 2);
+    assert.equal(f.userTurns, 2);
+    assert.equal(f.systemChars, 9);
+    assert.equal(f.instructionChars, text.length);
+    assert.equal(f.codeFences, 2);
+    assert.ok(f.codeLines >= 1, `codeLines ${f.codeLines}`);
+    assert.equal(f.tableLines, 3);
+    assert.equal(f.listItems, 3);
+    assert.equal(f.questionMarks, 3);
+    assert.ok(f.mathSignals >= 3, `mathSignals ${f.mathSignals}`);
+    assert.equal(f.toolCount, 1);
+    assert.equal(f.jsonRequested, true);
+    assert.equal(f.imageCount, 1);
+    assert.equal(f.script, 'latin');
+  });
+
+  test('scripts are told apart', () => {
+    assert.equal(classify(req('この文章を英語に翻訳してください。')).features.script, 'kana');
+    assert.equal(classify(req('请把这段话翻译成英文。')).features.script, 'cjk');
+    assert.equal(classify(req('Переведи этот текст на английский.')).features.script, 'cyrillic');
+    assert.equal(classify(req('이 문장을 영어로 번역해 주세요.')).features.script, 'hangul');
+  });
+
+  test('reads bounded windows of a huge prompt, whatever its size', () => {
+    const huge = 'word '.repeat(400_000); // 2 MB
+    const f = classify(req(huge, { system: 'rule '.repeat(10_000), messages: [user(huge), { role: 'assistant', content: [{ type: 'text', text: huge }] }, user(huge)] })).features;
+    assert.ok(f.scannedChars <= HEAD_WINDOW + TAIL_WINDOW, `${f.scannedChars}`);
+    assert.ok(f.promptTokens > 700_000);
+    // Everything read, system and history included, stays within the fixed windows.
+    let read = 0;
+    extractFeatures(req(huge, { system: 'rule '.repeat(10_000) }), { add: () => void read++ });
+    assert.ok(read < (HEAD_WINDOW + TAIL_WINDOW + SYSTEM_WINDOW + HISTORY_BUDGET) / 2, `${read} features`);
+  });
+
+  test('degenerate and adversarial inputs finish with a valid decision', () => {
+    const odd: CanonicalRequest[] = [
+      req(''),
+      { shape: 'openai', model: 'auto', stream: false, messages: [] },
+      { shape: 'openai', model: 'auto', stream: false, messages: [{ role: 'user', content: [{ type: 'image', mediaType: 'image/png', data: 'AAAA' }] }] },
+      req('x'.repeat(100_000)),
+      req('\n'.repeat(50_000)),
+      req('```'.repeat(10_000)),
+      req('🙂'.repeat(20_000)),
+      req('\ud800'.repeat(1000)),
+      req('中'.repeat(30_000)),
+      { shape: 'anthropic', model: 'auto', stream: false, messages: [{ role: 'tool', content: [{ type: 'tool_result', toolCallId: 'a', content: 'result '.repeat(5000) }] }] },
+    ];
+    for (const r of odd) {
+      const c = classify(r);
+      assert.ok(TASK_FAMILIES.includes(c.taskFamily));
+      assert.ok(COMPLEXITIES.includes(c.complexity));
+    }
+  });
+
+  test('a long pasted document with a short instruction is read for its instruction', () => {
+    const doc = 'The committee reviewed the quarterly results and the hiring plan for the coming year. '.repeat(120);
+    assert.equal(classify(req(`${doc}\n\nTranslate the text above into German.`)).taskFamily, 'translation');
+    assert.equal(classify(req(`Summarize the following report for the board.\n\n${doc}`)).taskFamily, 'summarization');
+  });
+
+  test('an 8k-token prompt takes well under the 0.2 ms budget (generous bound; bench/ measures it)', () => {
+    const r = benchmarkRequest(8192);
+    for (let i = 0; i < 500; i++) classify(r);
+    const times: number[] = [];
+    for (let i = 0; i < 2000; i++) {
+      const t0 = process.hrtime.bigint();
+      classify(r);
+      times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+    times.sort((a, b) => a - b);
+    // The median, not the tail: on a shared machine the tail measures the scheduler, not us.
+    assert.ok(times[1000] < 0.2, `median ${times[1000].toFixed(3)} ms`);
+  });
+});
+
+describe('classify: weights file', () => {
+  test('decodes to the documented layout, under 20 MB in memory', () => {
+    const m = decodeModel(weights as WeightsFile);
+    assert.equal(m.dense.length, (1 << HASH_BITS) * STRIDE);
+    assert.ok(m.dense.byteLength < 20 * 1024 * 1024);
+    assert.ok(m.dense.some((w) => w !== 0));
+  });
+
+  test('a file for another vocabulary or hash size is refused', () => {
+    const w = weights as WeightsFile;
+    assert.throws(() => decodeModel({ ...w, hashBits: HASH_BITS + 1 }), /buckets/);
+    assert.throws(() => decodeModel({ ...w, families: [...w.families].reverse() }), /vocabulary/);
+  });
+});
+
+describe('pickComplexity: reading too low costs more than reading too high', () => {
+  test('with equal costs it is the most likely level', () => {
+    assert.equal(pickComplexity([0.6, 0.3, 0.1], 1), 0);
+    assert.equal(pickComplexity([0.1, 0.3, 0.6], 1), 2);
+  });
+  test('a close call between two levels goes up', () => {
+    assert.equal(pickComplexity([0.52, 0.48, 0], 1.5), 1);
+    assert.equal(pickComplexity([0, 0.55, 0.45], 1.5), 2);
+  });
+  test('a clear call stays', () => {
+    assert.equal(pickComplexity([0.9, 0.1, 0], 1.5), 0);
+  });
+});
