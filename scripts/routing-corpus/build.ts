@@ -63,8 +63,17 @@ type Rand = () => number;
 const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
 const between = (r: Rand, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));
 
+/** A few pages: what a medium (or a one-line low) request pastes without being "long context". */
+function pages(r: Rand): string {
+  const n = between(r, 3, 9);
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) out.push(pick(r, DOC));
+  return out.join('\n\n');
+}
+
+/** Tens of pages: mostly 1.5k-6k tokens, a quarter of them 6k-15k. */
 function longDoc(r: Rand): string {
-  const paragraphs = between(r, 14, 60);
+  const paragraphs = r() < 0.25 ? between(r, 60, 130) : between(r, 14, 50);
   const out: string[] = [pick(r, ['# Report', '# Collected documents', '# Draft', '# Annual review', '# Notes and sources'])];
   let section = 1;
   for (let i = 0; i < paragraphs; i++) {
@@ -82,9 +91,8 @@ function bigCode(r: Rand): string {
   return out.join('\n\n');
 }
 
-function longCsv(r: Rand): string {
+function longCsv(r: Rand, n = between(r, 80, 500)): string {
   const [header, ...rows] = pick(r, CSV).split('\n');
-  const n = between(r, 80, 500);
   const out = [header];
   for (let i = 0; i < n; i++) {
     const base = rows[i % rows.length];
@@ -108,6 +116,8 @@ function fill(text: string, r: Rand): string {
       case 'longdoc': return longDoc(r);
       case 'bigcode': return bigCode(r);
       case 'longcsv': return longCsv(r);
+      case 'pages': return pages(r);
+      case 'midcsv': return longCsv(r, between(r, 15, 60));
       default: throw new Error(`unknown material {{${kind}}}`);
     }
   });
@@ -137,9 +147,13 @@ function turnsOf(item: Item): { turns: Turn[]; language: string; json: boolean }
 
 interface Built { shape: Shape; persona: Persona; request: Record<string, unknown> }
 
-function build(item: Item, family: TaskFamily, r: Rand, shape: Shape): Built & { language: string } {
+function build(item: Item, family: TaskFamily, complexity: Complexity, r: Rand, shape: Shape): Built & { language: string } {
   const { turns, language, json } = turnsOf(item);
+  // A page of pasted text or a longer table does not make a task harder: some low and medium
+  // rows get them, so length alone never decides.
+  const lengthen = complexity === 'low' ? 0.2 : complexity === 'medium' ? 0.35 : 0;
   for (const t of turns) {
+    if (r() < lengthen) t.text = t.text.replace('{{doc}}', '{{pages}}').replace('{{csv}}', '{{midcsv}}');
     t.text = fill(t.text, r);
     // Not everyone leaves a blank line between what they ask and what they paste.
     if (t.role === 'user' && r() < 0.3) t.text = t.text.replace('\n\n', r() < 0.7 ? '\n' : ' ');
@@ -219,7 +233,7 @@ for (const family of TASK_FAMILIES) {
       const r = rng(seed++);
       // Each use of an item gets the next shape, so every item is seen in several shapes.
       const shape = SHAPES[(index + Math.floor(k / items.length)) % SHAPES.length];
-      const built = build(items[index], family, r, shape);
+      const built = build(items[index], family, complexity, r, shape);
       const id = `tr-${ABBREV[family]}-${complexity[0]}-${String(k + 1).padStart(3, '0')}`;
       check(shape, built.request, id);
       lines.push(JSON.stringify({

@@ -1,0 +1,55 @@
+// D18 / issue 19, point 2: the shipped Layer 1 weights are exactly what `npm run train:routing`
+// produces from the corpus in the repository, and the trained classifier beats the hand-written
+// one it replaced on grouped cross-validation folds of the training split (never the held-out one).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { classifyByRules } from '../src/core/routing/classify-rules.ts';
+import { decodeModel, score, type WeightsFile } from '../src/core/routing/classify.ts';
+import { COMPLEXITIES, TASK_FAMILIES } from '../src/core/routing/vocabulary.ts';
+import { loadTraining, TRAIN_FILE } from '../scripts/routing-corpus/load.ts';
+import { report, type Prediction } from '../scripts/routing-corpus/metrics.ts';
+import { corpusHash, groupFolds, PARAMS, serialise, train } from '../scripts/routing-corpus/train-lib.ts';
+
+const WEIGHTS = new URL('../src/core/routing/layer1-weights.json', import.meta.url);
+
+test('the shipped weights are reproduced bit for bit from data/routing/train.jsonl', () => {
+  const rows = loadTraining();
+  assert.ok(rows.length >= 2400, `${rows.length} training rows`);
+  const sha = corpusHash(readFileSync(TRAIN_FILE, 'utf8'));
+  const shipped = readFileSync(WEIGHTS, 'utf8');
+  const file = JSON.parse(shipped) as WeightsFile;
+  assert.equal(file.trainedOn.corpusSha256, sha, 'the weights were trained on another version of the corpus: run npm run train:routing');
+  assert.equal(file.trainedOn.params, JSON.stringify(PARAMS));
+  assert.equal(serialise(train(rows, sha)), shipped);
+});
+
+test('on 3 grouped cross-validation folds the trained classifier beats the hand-written rules', () => {
+  const rows = loadTraining();
+  const sha = corpusHash(readFileSync(TRAIN_FILE, 'utf8'));
+  const K = 3;
+  const fold = groupFolds(rows, K, PARAMS.seed);
+  const predicted: Prediction[] = new Array(rows.length);
+  for (let f = 0; f < K; f++) {
+    const model = decodeModel(train(rows.filter((_, i) => fold[i] !== f), sha));
+    rows.forEach((r, i) => {
+      if (fold[i] !== f) return;
+      const s = score(model, r.request);
+      predicted[i] = { family: TASK_FAMILIES[s.family], complexity: COMPLEXITIES[s.complexity] };
+    });
+  }
+  const truth = rows.map((r) => ({ id: r.id, family: r.family, complexity: r.complexity }));
+  const trained = report(truth, predicted);
+  const rules = report(
+    truth,
+    rows.map((r) => {
+      const c = classifyByRules(r.request);
+      return { family: c.taskFamily, complexity: c.complexity };
+    }),
+  );
+  const msg = `trained ${trained.familyAccuracy.toFixed(3)}/${trained.complexityAccuracy.toFixed(3)}, rules ${rules.familyAccuracy.toFixed(3)}/${rules.complexityAccuracy.toFixed(3)}`;
+  assert.ok(trained.familyAccuracy >= rules.familyAccuracy + 0.2, msg);
+  assert.ok(trained.complexityAccuracy >= rules.complexityAccuracy + 0.2, msg);
+  assert.ok(trained.tooLow < rules.tooLow / 2, `too low: trained ${trained.tooLow}, rules ${rules.tooLow}`);
+  for (const f of TASK_FAMILIES) assert.ok(trained.perFamily[f].recall >= rules.perFamily[f].recall - 0.02 || trained.perFamily[f].recall >= 0.8, `${f} recall`);
+});
