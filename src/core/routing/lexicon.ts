@@ -10,12 +10,12 @@ export type CueSlot = TaskFamily | 'bigger' | 'smaller';
 export const CUES: Readonly<Record<CueSlot, readonly string[]>> = {
   coding: [
     'code', 'coding', 'function', 'bug', 'bugs', 'debug', 'compile', 'compiler', 'exception', 'stacktrace', 'traceback',
-    'typescript', 'javascript', 'python', 'java', 'rust', 'golang', 'go', 'kotlin', 'sql', 'regex', 'api', 'endpoint',
+    'typescript', 'javascript', 'python', 'java', 'rust', 'golang', 'kotlin', 'sql', 'regex', 'api', 'endpoint',
     'refactor', 'implement', 'script', 'bash', 'docker', 'dockerfile', 'kubernetes', 'git', 'npm', 'react', 'css', 'html',
-    'class', 'method', 'variable', 'async', 'unit tests', 'pytest', 'jest', 'repo', 'deploy', 'backend', 'frontend',
+    'method', 'variable', 'async', 'unit tests', 'pytest', 'jest', 'repo', 'deploy', 'backend', 'frontend',
     'programm', 'programmieren', 'código', 'codice', 'código', 'funktion', 'función', 'fonction', 'funzione', 'função',
     'код', 'функцию', 'функция', 'コード', '代码', '函数', '코드', 'バグ', 'エラー', '报错', 'ошибка', 'erreur', 'fehler', 'error',
-    'query', 'consulta', 'requête', 'abfrage', 'schema', 'migration', 'microservices', 'operator', 'crd', 'cli',
+    'query', 'consulta', 'requête', 'abfrage', 'migration', 'microservices', 'crd', 'cli',
   ],
   writing: [
     'write', 'essay', 'blog', 'post', 'article', 'story', 'poem', 'haiku', 'email', 'letter', 'draft', 'rewrite', 'rephrase',
@@ -26,7 +26,7 @@ export const CUES: Readonly<Record<CueSlot, readonly string[]>> = {
   ],
   research: [
     'research', 'sources', 'cite', 'citations', 'evidence', 'studies', 'study', 'literature', 'history', 'historians',
-    'explain', 'why', 'causes', 'compare', 'comparison', 'overview', 'background', 'theories', 'investigate', 'review',
+    'explain', 'explanation', 'how does', 'how do', 'how did', 'works', 'why', 'causes', 'compare', 'comparison', 'overview', 'background', 'theories', 'investigate', 'review',
     'who', 'when', 'where', 'which', 'what year', 'pros and', 'differences', 'market', 'landscape',
     'pourquoi', 'quelles', 'qui', 'quand', 'warum', 'erkläre', 'wann', 'wer', 'por qué', 'qué', 'cuál', 'quién',
     'por que', 'quais', 'perché', 'quali', 'chi', 'почему', 'кто', 'когда', 'причины', 'なぜ', 'いつ', '誰', 
