@@ -32,6 +32,9 @@ const schema = z.object({
   /** Port of the simulated upstream started by `npm start` (0 = any free port). */
   SIM_PORT: port.default(0),
   SSE_HEARTBEAT_MS: posInt.default(25_000),
+  /** Open event streams allowed per user and per tenant on one replica; more answer 429 (issue 22 item 3). */
+  SSE_MAX_STREAMS_PER_USER: posInt.default(20),
+  SSE_MAX_STREAMS_PER_TENANT: posInt.default(200),
   ALLOW_PRIVATE_WEBHOOK_TARGETS: bool.default(false),
   STRIPE_SECRET_KEY: z.string().startsWith('sk_').optional(),
   STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_').optional(),

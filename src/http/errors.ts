@@ -31,6 +31,8 @@ export function toAppError(err: unknown, log?: Logger): AppError {
       return appError('unsupported_media_type');
   }
   if (fe instanceof SyntaxError && (fe as { statusCode?: number }).statusCode === 400) return appError('malformed_json');
+  // Only client input is percent-decoded: a malformed escape is the request's fault.
+  if (err instanceof URIError || fe?.code === 'FST_ERR_BAD_URL') return appError('validation', 'The URL holds a malformed percent-encoding (a % must be followed by two hex digits)', { field: 'url' });
   if (unstorableText(err)) return appError('validation', 'The request holds a character that cannot be stored (NUL or an unpaired surrogate)');
   if (typeof fe?.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
     return appError(fe.statusCode === 404 ? 'not_found' : fe.statusCode === 413 ? 'body_too_large' : 'validation', fe.message);

@@ -5,7 +5,7 @@ import cookie from '@fastify/cookie';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Services } from '../app/shared/services.ts';
 import { appError } from '../core/errors.ts';
-import { apiErrorHandler, sendApiError } from './errors.ts';
+import { apiErrorHandler, sendApiError, toAppError } from './errors.ts';
 import { renderProxyError, shapeForUrl } from './proxy/scope.ts';
 import type { App, RouteModule } from './api/common.ts';
 import { registerWebApp } from './web/web-app.ts';
@@ -119,6 +119,12 @@ export async function buildServer(s: Services, scopes: Scope[] = []): Promise<Ap
     bodyLimit: s.config.BODY_LIMIT_BYTES,
     return503OnClosing: true,
     forceCloseConnections: true,
+    // Errors raised before any route runs (a URL whose percent-encoding does not decode) answer in
+    // the surface's shape like every other error, not in Fastify's own body (issue 22 item 4).
+    frameworkErrors: (err, req, reply) => {
+      const e = toAppError(err, s.log);
+      return req.url.startsWith('/v1/') ? renderProxyError(reply, shapeForUrl(req.url), e) : sendApiError(reply, e);
+    },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

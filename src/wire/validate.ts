@@ -77,7 +77,9 @@ export interface NumRule {
 export function num(v: unknown, field: string, rule: NumRule = {}): number {
   if (v === undefined) required(field);
   if (typeof v !== 'number' || !Number.isFinite(v)) bad(field, 'a number', v);
-  if (rule.int && !Number.isInteger(v)) bad(field, 'an integer', v);
+  // Counts must be safe integers: beyond 2^53 a number is no longer exact, and the reservation
+  // maths refuses it (issue 22 item 4: max_tokens 1e30 answered 500).
+  if (rule.int && !Number.isSafeInteger(v)) bad(field, `an integer no larger than ${Number.MAX_SAFE_INTEGER}`, v);
   if (rule.min !== undefined && v < rule.min) bad(field, `a number >= ${rule.min} (got ${v})`);
   if (rule.max !== undefined && v > rule.max) bad(field, `a number <= ${rule.max} (got ${v})`);
   return v;

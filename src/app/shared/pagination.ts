@@ -15,6 +15,8 @@ export interface Page<T> {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The largest PostgreSQL bigint: a larger sequence number would fail in SQL, not here (issue 22 item 4). */
+export const MAX_BIGINT = 9_223_372_036_854_775_807n;
 
 export function encodeCursor(key: Record<string, string>): string {
   return Buffer.from(JSON.stringify(key)).toString('base64url');
@@ -26,7 +28,7 @@ export function decodeCursor<K extends string>(cursor: string | undefined, field
     const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>;
     for (const f of fields) if (typeof v[f] !== 'string') throw new Error('bad cursor');
     if ('id' in v && !UUID.test(String(v.id))) throw new Error('bad cursor');
-    if ('seq' in v && !/^\d{1,19}$/.test(String(v.seq))) throw new Error('bad cursor');
+    if ('seq' in v && (!/^\d{1,19}$/.test(String(v.seq)) || BigInt(String(v.seq)) > MAX_BIGINT)) throw new Error('bad cursor');
     return v as Record<K, string>;
   } catch {
     throw appError('validation', 'cursor is not valid', { field: 'cursor' });

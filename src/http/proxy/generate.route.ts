@@ -9,7 +9,14 @@ import type { Services } from '../../app/shared/services.ts';
 import { handleCall } from './scope.ts';
 
 function modelAndMethod(rest: string): { model: string; stream: boolean } {
-  const m = /^([^/:]+):(generateContent|streamGenerateContent)$/.exec(decodeURIComponent(rest));
+  // The router has decoded the path once; a second decode of a literal % (from %25) must not throw.
+  let path = rest;
+  try {
+    path = decodeURIComponent(rest);
+  } catch {
+    /* keep the router's decoding */
+  }
+  const m = /^([^/:]+):(generateContent|streamGenerateContent)$/.exec(path);
   if (!m) throw appError('not_found', `Unknown method '${rest}'; expected <model>:generateContent or <model>:streamGenerateContent`);
   return { model: m[1], stream: m[2] === 'streamGenerateContent' };
 }

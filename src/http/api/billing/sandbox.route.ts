@@ -2,6 +2,7 @@
 // POST …/confirm completes the payment the way a processor webhook would (checkout started →
 // payment confirmed → WALLET_TOPUP entry). Public by design, like a processor's hosted page: the
 // checkout id is an unguessable 24-character token.
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { confirmSandboxCheckout, getSandboxCheckout } from '../../../app/money/topups.ts';
 import { formatUsd2 } from '../../../core/money.ts';
@@ -17,6 +18,24 @@ const confirmResult = z.object({
   balanceAfterMicros: microsString.nullable(),
 });
 
+const STYLE = `body{font-family:system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem;color:#111}
+.banner{background:#fff3cd;border:1px solid #e0c36a;padding:.6rem .8rem;border-radius:6px;font-weight:600}
+button{font-size:1rem;padding:.6rem 1.2rem;border-radius:6px;border:0;background:#1f6feb;color:#fff;cursor:pointer}
+.done{color:#116329}.err{color:#b42318}`;
+
+/**
+ * The page runs no script and loads nothing: its policy allows only its own inline style (by hash)
+ * and a form posted back to this service, and no framing, so it cannot be dressed up inside another
+ * site (issue 22 item 9). No Referer leaves it: the checkout id is in its URL.
+ */
+export const CHECKOUT_CSP = [
+  "default-src 'none'",
+  `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`,
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 const escapeHtml = (v: string) => v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function page(checkoutId: string, c: { amountMicros: bigint; status: string; tenantName: string; expired: boolean }): string {
@@ -30,10 +49,7 @@ function page(checkoutId: string, c: { amountMicros: bigint; status: string; ten
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Sandbox payment — no real money</title>
-<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem;color:#111}
-.banner{background:#fff3cd;border:1px solid #e0c36a;padding:.6rem .8rem;border-radius:6px;font-weight:600}
-button{font-size:1rem;padding:.6rem 1.2rem;border-radius:6px;border:0;background:#1f6feb;color:#fff;cursor:pointer}
-.done{color:#116329}.err{color:#b42318}</style></head>
+<style>${STYLE}</style></head>
 <body><p class="banner">Sandbox payment — no real money</p>
 <h1>Add ${escapeHtml(amount)} to your Switchboard wallet</h1>
 <p>Account: ${escapeHtml(c.tenantName)}</p>
@@ -52,7 +68,13 @@ const route: RouteModule = (app, s) => {
       if (s.payments.name !== 'sandbox') throw appError('not_found', 'The sandbox processor is not in use');
       const c = await getSandboxCheckout(s, req.params.checkoutId);
       if (!c) throw appError('not_found', 'No such checkout');
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page(req.params.checkoutId, c));
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('content-security-policy', CHECKOUT_CSP)
+        .header('x-content-type-options', 'nosniff')
+        .header('referrer-policy', 'no-referrer')
+        .send(page(req.params.checkoutId, c));
     });
 
     scope.post(

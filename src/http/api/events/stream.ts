@@ -27,6 +27,8 @@ export interface StreamOptions {
   projectId: string;
   lastEventId: string | null;
   headers: Record<string, string>;
+  /** Called once when the stream ends, however it ends. */
+  onClose?: () => void;
 }
 
 export function serveEventStream(s: Services, req: IncomingMessage, res: ServerResponse, o: StreamOptions): void {
@@ -85,6 +87,7 @@ export function serveEventStream(s: Services, req: IncomingMessage, res: ServerR
   function close() {
     if (!open) return;
     open = false;
+    o.onClose?.();
     clearInterval(heartbeat);
     unsubscribe();
     res.end();

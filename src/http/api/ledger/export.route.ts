@@ -1,6 +1,7 @@
 // GET /api/tenant/ledger/export: the ledger as CSV with the same filters as the listing and only
 // customer columns (D8: no model ids, no internal codes). Every export is written to the export
-// log the Audit tab shows. Capped at MAX_EXPORT_ROWS; narrow the filters for more.
+// log the Audit tab shows. Capped at MAX_EXPORT_ROWS; narrow the filters, or continue from a
+// listing cursor, for more.
 import { listLedger } from '../../../app/money/ledger-view.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import type { RouteModule } from '../common.ts';
@@ -21,7 +22,8 @@ const route: RouteModule = (app, s) =>
     const ctx = authOf(req);
     const filters = filtersOf(req.query);
     const lines = [HEADER.join(',')];
-    let cursor: string | undefined;
+    // A cursor from the listing starts the export at that page (and is validated like there).
+    let cursor: string | undefined = req.query.cursor;
     let rows = 0;
     do {
       const page = await listLedger(s.db, ctx.tenantId, filters, { limit: 200, cursor });

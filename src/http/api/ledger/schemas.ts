@@ -3,6 +3,7 @@ import { CUSTOMER_LABELS } from '../../../core/ledger/payload.ts';
 import { LEDGER_EVENT_TYPES, type LedgerFilters, type LedgerRow } from '../../../app/money/ledger-view.ts';
 import type { LedgerEventType } from '../../../app/money/ledger.ts';
 import { microsString, pageQuerySchema } from '../common.ts';
+import { MAX_BIGINT } from '../../../app/shared/pagination.ts';
 
 const byLabel = new Map<string, LedgerEventType>(Object.entries(CUSTOMER_LABELS).map(([code, label]) => [label.toLowerCase(), code as LedgerEventType]));
 
@@ -25,7 +26,11 @@ const typeFilter = z
     return out;
   });
 
-const amount = z.string().regex(/^\d{1,19}$/, 'must be a non-negative integer string of micros').transform((v) => BigInt(v));
+const amount = z
+  .string()
+  .regex(/^\d{1,19}$/, 'must be a non-negative integer string of micros')
+  .transform((v) => BigInt(v))
+  .refine((v) => v <= MAX_BIGINT, `must be at most ${MAX_BIGINT} micros`);
 const instant = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp' }).transform((v) => new Date(v));
 
 export const ledgerQuery = pageQuerySchema
