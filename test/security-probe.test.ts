@@ -64,7 +64,7 @@ describe('cross-site writes with the session cookie (item 1)', () => {
     assert.equal(projects.body.data.items.length, 1);
     assert.equal((await srv.api('GET', '/api/tenant/baseline', { token: t.accessToken })).body.data.providerKey, null);
     // The same writes from the service's own pages pass.
-    const own = [{ origin: srv.url }, { 'sec-fetch-site': 'same-origin' }, { referer: `${srv.url}/billing` }];
+    const own: Array<Record<string, string>> = [{ origin: srv.url }, { 'sec-fetch-site': 'same-origin' }, { referer: `${srv.url}/billing` }];
     const statuses: number[] = [];
     for (const [i, [method, path, body]] of writes.entries()) {
       const r = await srv.api(method, path, { body, headers: { cookie, ...own[i] } });
