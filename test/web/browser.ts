@@ -23,7 +23,8 @@ export interface WatchedPage {
 export async function openPage(browser: Browser, opts: { acceptDownloads?: boolean } = {}): Promise<WatchedPage> {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: opts.acceptDownloads ?? true, locale: 'en-US', timezoneId: 'UTC' });
   const page = await ctx.newPage();
-  page.setDefaultTimeout(10_000);
+  // Generous: the machine may be shared and busy; a step that works finishes long before.
+  page.setDefaultTimeout(30_000);
   const problems: string[] = [];
   page.on('console', (m) => {
     // A failed fetch the app handles (401 before sign-in, the refresh probe) is logged by the

@@ -124,7 +124,7 @@ describe('signed in', () => {
     assert.equal(before, (await api('/api/tenant/insights/overview')).activity.length);
     await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
     await call('Give me one sentence about lighthouses.');
-    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="feed"] li').length === n, before + 1, { timeout: 10_000 });
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="feed"] li').length === n, before + 1);
     assert.equal(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload), true, 'the page was not reloaded');
     const o = await api('/api/tenant/insights/overview');
     assert.match(await page.getByTestId('tile-burn').innerText(), new RegExp(`${formatTokens(o.tiles.serviceBurn30d)} tokens`));

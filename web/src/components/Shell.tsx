@@ -7,6 +7,7 @@ import { signedOut } from '../api/session.ts';
 import { useMe, useTenant } from '../api/queries.ts';
 import { SCREENS } from '../routes.tsx';
 import { Button } from './ui.tsx';
+import { TenantSwitcher } from './TenantSwitcher.tsx';
 
 export function Shell() {
   const me = useMe();
@@ -26,11 +27,7 @@ export function Shell() {
       </a>
       <header className="topbar">
         <span className="brand">Switchboard</span>
-        {tenant.data ? (
-          <span className="tenant" aria-label="Team">
-            {tenant.data.name}
-          </span>
-        ) : null}
+        <TenantSwitcher tenant={tenant.data} />
         <span className="spacer" />
         {me.data ? <span className="who">{me.data.name}</span> : null}
         <Button variant="secondary" onPress={signOut}>

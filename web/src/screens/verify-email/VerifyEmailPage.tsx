@@ -1,7 +1,7 @@
 // /verify-email?token=…: the e-mail's link (D13) confirms the address once the page opens.
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { api, qs } from '../../api/client.ts';
+import { api } from '../../api/client.ts';
 import type { Profile } from '../../api/types.ts';
 import { AuthCard } from '../../components/AuthCard.tsx';
 import { describeError } from '../../components/errors.ts';
@@ -12,7 +12,7 @@ export default function VerifyEmailPage() {
   const token = params.get('token') ?? '';
   const q = useQuery({
     queryKey: ['verify-email', token],
-    queryFn: () => api<Profile>('GET', `/api/auth/verify-email${qs({ token })}`, undefined, { anonymous: true }),
+    queryFn: () => api<Profile>('POST', '/api/auth/verify-email', { token }, { anonymous: true }),
     enabled: !!token,
     retry: false,
     staleTime: Infinity,
