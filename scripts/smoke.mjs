@@ -25,5 +25,5 @@ const ledger = await (await fetch(`${url}/api/tenant/ledger?limit=200`, { header
 if (!verify.data?.verified) throw new Error(`ledger does not verify: ${JSON.stringify(verify)}`);
 const usage = ledger.data.items.filter((e) => e.customerLabel === 'AI usage').length;
 if (mode === '--after-restart' && usage < 2) throw new Error(`after a restart the earlier call's ledger entry is gone (${usage} AI usage entries)`);
-if (BigInt(wallet.data.balanceMicros) >= 10_000_000n) throw new Error(`the call was not debited: ${JSON.stringify(wallet.data)}`);
-console.log(`smoke${mode ? ` ${mode}` : ''}: demo login ok, /v1/models ok, chat call ok (${body.usage.total_tokens} tokens), balance ${wallet.data.balanceMicros} micros, ${usage} AI usage entries, ledger verified`);
+if (BigInt(wallet.data.balance) >= 10_000_000n) throw new Error(`the call was not debited: ${JSON.stringify(wallet.data)}`);
+console.log(`smoke${mode ? ` ${mode}` : ''}: demo login ok, /v1/models ok, chat call ok (${body.usage.total_tokens} tokens), balance ${wallet.data.balance} micros, ${usage} AI usage entries, ledger verified`);

@@ -136,7 +136,7 @@ describe('billing', () => {
   test('/billing: a top-up paid on the sandbox checkout page lands in the balance, the ledger and the invoices', async () => {
     await nav('Billing', '/billing');
     const w0 = await api('/api/tenant/wallet');
-    assert.match(await page.getByTestId('billing-balance').innerText(), new RegExp(`${formatTokens(w0.balanceMicros)} tokens`));
+    assert.match(await page.getByTestId('billing-balance').innerText(), new RegExp(`${formatTokens(w0.balance)} tokens`));
     await checkA11y('billing');
     // The schema's own words when the amount is out of bounds, before any request.
     await page.getByLabel('Amount in US dollars').fill('0.50');
@@ -154,8 +154,8 @@ describe('billing', () => {
     await page.waitForURL((u) => u.pathname === '/billing');
     await page.getByTestId('billing-balance').waitFor();
     const w1 = await api('/api/tenant/wallet');
-    assert.equal(BigInt(w1.balanceMicros) - BigInt(w0.balanceMicros), 25_000_000n);
-    assert.match(await page.getByTestId('billing-balance').innerText(), new RegExp(`${formatTokens(w1.balanceMicros)} tokens`));
+    assert.equal(BigInt(w1.balance) - BigInt(w0.balance), 25_000_000n);
+    assert.match(await page.getByTestId('billing-balance').innerText(), new RegExp(`${formatTokens(w1.balance)} tokens`));
     assert.match(await page.getByTestId('payment-method').innerText(), /Sandbox card •••• 4242/);
     const inv = (await api('/api/tenant/invoices')).items[0];
     const row = page.getByTestId('invoices').locator('tbody tr').first();

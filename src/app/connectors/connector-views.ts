@@ -25,11 +25,12 @@ export async function keyIdentity(s: Services, p: KeyPrincipal) {
 export async function connectorWallet(s: Services, tenantId: string) {
   const w = await getWalletView(s, tenantId);
   return {
-    balanceMicros: w.balanceMicros.toString(),
-    reservedMicros: w.reservedMicros.toString(),
-    availableMicros: w.availableMicros.toString(),
+    // The wallet's names of D8a, as on GET /api/tenant/wallet.
+    balance: w.balanceMicros.toString(),
+    reserved: w.reservedMicros.toString(),
+    available: w.availableMicros.toString(),
     usdEquivalent: w.usdEquivalent,
-    runwayDays: w.runwayDays,
+    runway: w.runwayDays,
     billingUrl: `${s.publicUrl}/billing`,
   };
 }

@@ -76,16 +76,17 @@ export const PAYLOAD_SCHEMAS = {
     amountMicros: micros,
     balanceAfterMicros: micros,
   }),
+  // The wallet's own names (D8a): balance, runway; threshold is the alert's, in the same unit.
   'wallet.threshold': z.strictObject({
     userId: uuid,
-    thresholdMicros: micros,
-    balanceMicros: micros,
+    threshold: micros,
+    balance: micros,
   }),
   'runway.threshold': z.strictObject({
     userId: uuid,
     thresholdDays: z.int().positive(),
-    runwayDays: z.number().nonnegative(),
-    balanceMicros: micros,
+    runway: z.number().nonnegative(),
+    balance: micros,
   }),
   'budget.exhausted': z.strictObject({
     monthlyBudgetMicros: micros,

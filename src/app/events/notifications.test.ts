@@ -74,7 +74,7 @@ describe('threshold alerts', () => {
     await usage(s, t.tenantId, t.defaultProjectId, 1_000n);
     assert.deepEqual(await evaluateWalletThresholds(s, t.tenantId), [], 'once per crossing');
     const f = await eventually(async () => frames.find((m) => m.frame.type === 'wallet.threshold'));
-    assert.deepEqual(f.frame.payload, { userId: t.userId, thresholdMicros: '5000000', balanceMicros: '4999999' });
+    assert.deepEqual(f.frame.payload, { userId: t.userId, threshold: '5000000', balance: '4999999' });
     const mail = await eventually(async () => (await outboxMails(srv.dataDir)).find((m) => m.includes(`To: ${t.email}`) && m.includes('below your alert threshold')));
     assert.match(mail, /4,999,999 tokens \(\$5\.00\)/);
     assert.match(mail, /Content-Type: text\/html/);
@@ -85,7 +85,7 @@ describe('threshold alerts', () => {
     await usage(s, t.tenantId, t.defaultProjectId, 10n);
     await checkWalletThresholds(s, t.tenantId);
     await eventually(async () => (frames.filter((m) => m.frame.type === 'wallet.threshold').length === 2 ? true : undefined), 5_000, 'the second alert');
-    assert.equal(frames.filter((m) => m.frame.type === 'wallet.threshold')[1].frame.payload.balanceMicros, '4999990');
+    assert.equal(frames.filter((m) => m.frame.type === 'wallet.threshold')[1].frame.payload.balance, '4999990');
     un();
   });
 
@@ -156,7 +156,7 @@ describe('threshold alerts', () => {
     assert.ok(verifyStandardSignature(secret, req, Math.floor(srv.clock.now().getTime() / 1000)));
     const body = JSON.parse(req.body.toString());
     assert.deepEqual(Object.keys(body), ['type', 'projectId', 'tenantId', 'actorUserId', 'at', 'payload']);
-    assert.deepEqual(body.payload, { userId: t.userId, thresholdMicros: '100', balanceMicros: '99' });
+    assert.deepEqual(body.payload, { userId: t.userId, threshold: '100', balance: '99' });
     assert.ok(!(await outboxMails(srv.dataDir)).some((m) => m.includes(`To: ${t.email}`) && m.includes('alert threshold')), 'no e-mail on the webhook channel');
   });
 });

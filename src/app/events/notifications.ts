@@ -199,7 +199,7 @@ export async function evaluateWalletThresholds(s: Services, tenantId: string): P
   for (const r of rows) {
     if (r.balance_threshold_micros !== null) {
       const below = balanceMicros < r.balance_threshold_micros;
-      const payload = { userId: r.user_id, thresholdMicros: r.balance_threshold_micros.toString(), balanceMicros: balanceMicros.toString() };
+      const payload = { userId: r.user_id, threshold: r.balance_threshold_micros.toString(), balance: balanceMicros.toString() };
       if (await crossing(s, tenantId, r.user_id, 'balance_alert_armed', below, { type: 'wallet.threshold', payload }, r.channel, now)) {
         fired.push({ userId: r.user_id, type: 'wallet.threshold' });
       }
@@ -207,7 +207,7 @@ export async function evaluateWalletThresholds(s: Services, tenantId: string): P
     if (r.runway_threshold_days !== null) {
       // Exact: runway < threshold  ⇔  balance × window < threshold × burn over the window.
       const below = burnMicros > 0n && balanceMicros * BigInt(RUNWAY_WINDOW_DAYS) < BigInt(r.runway_threshold_days) * burnMicros;
-      const payload = { userId: r.user_id, thresholdDays: r.runway_threshold_days, runwayDays: runwayDays ?? 0, balanceMicros: balanceMicros.toString() };
+      const payload = { userId: r.user_id, thresholdDays: r.runway_threshold_days, runway: runwayDays ?? 0, balance: balanceMicros.toString() };
       if (await crossing(s, tenantId, r.user_id, 'runway_alert_armed', below, { type: 'runway.threshold', payload }, r.channel, now)) {
         fired.push({ userId: r.user_id, type: 'runway.threshold' });
       }
@@ -295,13 +295,13 @@ export async function sendAlertEmail(s: Services, userId: string, frame: EventFr
     case 'wallet.threshold':
       subject = 'Your Switchboard wallet balance is below your alert threshold';
       lines = [
-        `Your wallet balance is ${formatTokens(String(p.balanceMicros))} tokens (${formatUsd(BigInt(String(p.balanceMicros)))}), below your threshold of ${formatTokens(String(p.thresholdMicros))} tokens.`,
+        `Your wallet balance is ${formatTokens(String(p.balance))} tokens (${formatUsd(BigInt(String(p.balance)))}), below your threshold of ${formatTokens(String(p.threshold))} tokens.`,
         'Add tokens on the Billing page, or set up auto top-up, to keep calls flowing.',
       ];
       break;
     case 'runway.threshold':
       subject = `Your Switchboard runway is below ${p.thresholdDays} days`;
-      lines = [`At your recent daily burn, your wallet lasts about ${p.runwayDays} more days (threshold: ${p.thresholdDays} days).`, 'Add tokens on the Billing page to extend it.'];
+      lines = [`At your recent daily burn, your wallet lasts about ${p.runway} more days (threshold: ${p.thresholdDays} days).`, 'Add tokens on the Billing page to extend it.'];
       break;
     case 'routing.escalated':
       subject = `A call in ${project?.name ?? 'your project'} was escalated`;

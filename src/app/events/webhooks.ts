@@ -265,24 +265,35 @@ export async function getDelivery(s: Services, tenantId: string, id: string): Pr
   };
 }
 
-/** Resend a finished delivery (failed or succeeded) once, now, with the webhook's current URL and secret. */
+/**
+ * D10a: replay any delivery whose latest attempt failed, at once, including one still waiting for
+ * its next scheduled retry. The replay is a new attempt now (with the webhook's current URL and
+ * secret). If it succeeds, the delivery is done and its pending retries are cancelled; if it
+ * fails, a delivery that was still being retried keeps retrying on its schedule, and one that had
+ * been dropped stays dropped. Replaying a delivery that succeeded, or one not attempted yet, is 409.
+ */
 export async function replayDelivery(s: Services, tenantId: string, id: string): Promise<DeliveryView> {
   const now = s.clock.now();
   return s.db.transaction().execute(async (tx) => {
+    const current = await tx
+      .selectFrom('webhook_deliveries')
+      .select(['status', 'attempts'])
+      .where('id', '=', id)
+      .where('tenant_id', '=', tenantId)
+      .where('webhook_id', 'is not', null)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!current) throw appError('not_found', 'Delivery not found');
+    if (current.status === 'succeeded') throw appError('conflict', 'The delivery succeeded; there is nothing to replay');
+    if (current.attempts === 0) throw appError('conflict', 'The delivery has not been attempted yet; it is sent shortly');
+    // A dropped delivery keeps its completed_at until the replay's attempt: that is how the
+    // attempt knows not to schedule retries after a failed replay.
     const row = await tx
       .updateTable('webhook_deliveries as d')
-      .set({ status: 'pending', replay_requested: true, next_attempt_at: now, completed_at: null })
+      .set({ status: 'pending', replay_requested: true, next_attempt_at: now })
       .where('d.id', '=', id)
-      .where('d.tenant_id', '=', tenantId)
-      .where('d.webhook_id', 'is not', null)
-      .where('d.status', '!=', 'pending')
       .returning(DELIVERY_COLS)
-      .executeTakeFirst();
-    if (!row) {
-      const exists = await tx.selectFrom('webhook_deliveries').select('status').where('id', '=', id).where('tenant_id', '=', tenantId).where('webhook_id', 'is not', null).executeTakeFirst();
-      if (!exists) throw appError('not_found', 'Delivery not found');
-      throw appError('conflict', 'The delivery is still being attempted; replay it once it has succeeded or failed');
-    }
+      .executeTakeFirstOrThrow();
     await s.jobs.deliverWebhooks(tx, [{ deliveryId: id }]);
     return toDeliveryView(row);
   });
@@ -350,13 +361,16 @@ export async function attemptDelivery(s: Services, id: string): Promise<'pending
     .where('status', '=', 'pending')
     .where('next_attempt_at', '<=', startedAt)
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', startedAt)]))
-    .returning(['id', 'tenant_id', 'webhook_id', 'user_id', 'event_type', 'body', 'attempts', 'replay_requested'])
+    .returning(['id', 'tenant_id', 'webhook_id', 'user_id', 'event_type', 'body', 'attempts', 'replay_requested', 'completed_at'])
     .executeTakeFirst();
   if (!d) return null;
   const attempt = d.attempts + 1;
   const { result, signature, permanent } = await send(s, d, startedAt);
   const finishedAt = s.clock.now();
-  const next = result.ok || permanent || d.replay_requested ? null : nextAttemptAt(attempt, finishedAt);
+  // A failed replay of a dropped delivery (completed_at set) is not retried; one of a delivery
+  // still being retried leaves its retries in place (D10a).
+  const dropped = d.replay_requested && d.completed_at !== null;
+  const next = result.ok || permanent || dropped ? null : nextAttemptAt(attempt, finishedAt);
   const status = result.ok ? 'succeeded' : next ? 'pending' : 'failed';
   await s.db.transaction().execute(async (tx) => {
     await tx

@@ -80,7 +80,7 @@ export async function overview(s: Services, tenantId: string) {
       tokensSaved30d: bench ? saved.toString() : null,
       percentSaved30dBps: bench ? (percentBps(saved, t30.baseline)?.toString() ?? null) : null,
       serviceBurn30d: t30.burn.toString(),
-      runwayDays: wallet.runwayDays,
+      runway: wallet.runwayDays,
     },
     benchmark: bench,
     equivalentLabel: equivalentLabel(bench),

@@ -86,7 +86,7 @@ describe('switchboard mcp over stdio', () => {
     assert.equal(entry.event_type, 'AI_USAGE');
     assert.equal(-entry.amount_micros, BigInt(s.costMicros));
     const after = await srv.api('GET', '/api/tenant/wallet', { token: t.accessToken });
-    assert.equal(BigInt(before.body.data.balanceMicros) - BigInt(after.body.data.balanceMicros), BigInt(s.costMicros));
+    assert.equal(BigInt(before.body.data.balance) - BigInt(after.body.data.balance), BigInt(s.costMicros));
   });
 
   test('format json answers with one JSON object; savings appear once a benchmark provider is set', async () => {
@@ -100,9 +100,9 @@ describe('switchboard mcp over stdio', () => {
   test('wallet, savings and recent_activity report what the customer API reports', async () => {
     const w = structured(await client.callTool({ name: 'wallet', arguments: {} }));
     const api = (await srv.api('GET', '/api/tenant/wallet', { token: t.accessToken })).body.data;
-    assert.equal(w.balanceMicros, api.balanceMicros);
-    assert.equal(w.reservedMicros, api.reservedMicros);
-    assert.equal(w.runwayDays, api.runwayDays);
+    assert.equal(w.balance, api.balance);
+    assert.equal(w.reserved, api.reserved);
+    assert.equal(w.runway, api.runway);
     assert.equal(w.billingUrl, `${srv.services.publicUrl}/billing`);
 
     const sv = await client.callTool({ name: 'savings', arguments: { window: 7 } });

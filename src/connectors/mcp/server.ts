@@ -26,11 +26,11 @@ const askOutput = {
   savingsTokens: microsText.nullable().describe("tokens saved against the tenant's benchmark provider; null when no benchmark provider is chosen"),
 };
 const walletOutput = {
-  balanceMicros: microsText.describe('the wallet balance in tokens'),
-  reservedMicros: microsText.describe('tokens held for calls in flight'),
-  availableMicros: microsText.describe('balance minus reserved: what new calls can use'),
+  balance: microsText.describe('the wallet balance in tokens'),
+  reserved: microsText.describe('tokens held for calls in flight'),
+  available: microsText.describe('balance minus reserved: what new calls can use'),
   usdEquivalent: z.string().describe('the balance in US dollars, two decimals'),
-  runwayDays: z.number().nullable().describe('days the balance lasts at the last 7 days of spending; null when nothing was spent'),
+  runway: z.number().nullable().describe('days the balance lasts at the last 7 days of spending; null when nothing was spent'),
   billingUrl: z.string().describe('where to top up'),
 };
 const savingsOutput = {
@@ -99,9 +99,9 @@ export function createMcpServer(client: ServiceClient, version: string): McpServ
     },
     async () => {
       const w = await client.wallet();
-      const runway = w.runwayDays === null ? 'no spending in the last 7 days' : `about ${w.runwayDays} days at the last 7 days' spending`;
+      const runway = w.runway === null ? 'no spending in the last 7 days' : `about ${w.runway} days at the last 7 days' spending`;
       return {
-        content: [{ type: 'text', text: `Balance ${tokens(w.balanceMicros)}; reserved ${tokens(w.reservedMicros)}; available ${tokens(w.availableMicros)}. Runway: ${runway}. Top up at ${w.billingUrl}.` }],
+        content: [{ type: 'text', text: `Balance ${tokens(w.balance)}; reserved ${tokens(w.reserved)}; available ${tokens(w.available)}. Runway: ${runway}. Top up at ${w.billingUrl}.` }],
         structuredContent: { ...w },
       };
     },

@@ -43,11 +43,11 @@ export interface Identity {
   channel: Channel;
 }
 export interface WalletResult {
-  balanceMicros: string;
-  reservedMicros: string;
-  availableMicros: string;
+  balance: string;
+  reserved: string;
+  available: string;
   usdEquivalent: string;
-  runwayDays: number | null;
+  runway: number | null;
   billingUrl: string;
 }
 export interface SavingsResult {

@@ -43,7 +43,7 @@ const principal = (req: FastifyRequest): KeyPrincipal => {
 
 const micros = z.string().regex(/^-?\d+$/);
 const identity = z.object({ tenantName: z.string(), projectId: z.string(), projectName: z.string(), environment: z.string(), billingUrl: z.string(), channel: z.enum(CHANNELS) });
-const wallet = z.object({ balanceMicros: micros, reservedMicros: micros, availableMicros: micros, usdEquivalent: z.string(), runwayDays: z.number().nullable(), billingUrl: z.string() });
+const wallet = z.object({ balance: micros, reserved: micros, available: micros, usdEquivalent: z.string(), runway: z.number().nullable(), billingUrl: z.string() });
 const savings = z.object({
   windowDays: z.number().int(),
   benchmarkProvider: z.string().nullable(),

@@ -42,7 +42,7 @@ test('with a benchmark: tiles, the 7/30/90-day chart, rollups and the feed agree
   assert.deepEqual(o.benchmark, { providerKey: 'openai', brand: 'OpenAI' });
   assert.equal(o.equivalentLabel, 'OpenAI-equivalent burn');
   const wallet = (await srv.api('GET', '/api/tenant/wallet', { token: t.accessToken })).body.data;
-  assert.equal(o.tiles.walletBalance.tokens, wallet.balanceMicros);
+  assert.equal(o.tiles.walletBalance.tokens, wallet.balance);
   const ledger = (await srv.api('GET', '/api/tenant/ledger?type=AI_USAGE', { token: t.accessToken })).body.data.items;
   const burn = ledger.reduce((a: bigint, e: { amountMicros: string }) => a - BigInt(e.amountMicros), 0n);
   assert.equal(o.tiles.serviceBurn30d, burn.toString());

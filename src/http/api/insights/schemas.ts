@@ -39,7 +39,7 @@ export const overview = z.object({
     tokensSaved30d: micros.nullable(),
     percentSaved30dBps: micros.nullable(),
     serviceBurn30d: micros,
-    runwayDays: z.number().nullable(),
+    runway: z.number().nullable(),
   }),
   benchmark,
   equivalentLabel: z.string(),

@@ -3,23 +3,26 @@ import { TOPUP_MAX_MICROS, TOPUP_MIN_MICROS, isWholeCents } from '../../../core/
 import type { WalletView } from '../../../app/money/wallet-view.ts';
 import { microsString, nonNegativeMicros } from '../common.ts';
 
+// D8a: the spec's names (balance, reserved, debited, runway), each amount an integer string of
+// micros; available, usdEquivalent, autoTopup and paymentMethod follow as extras.
 export const wallet = z.object({
-  balanceMicros: microsString,
-  reservedMicros: microsString,
-  availableMicros: microsString,
+  balance: microsString,
+  reserved: microsString,
+  available: microsString,
   debited: z.object({ h24: microsString, d7: microsString, d30: microsString }),
-  runwayDays: z.number().nullable(),
+  /** Days, or null with no burn. */
+  runway: z.number().nullable(),
   usdEquivalent: z.string(),
   autoTopup: z.object({ thresholdMicros: microsString, amountMicros: microsString }).nullable(),
   paymentMethod: z.object({ processor: z.string(), label: z.string() }).nullable(),
 });
 
 export const toWalletJson = (w: WalletView): z.infer<typeof wallet> => ({
-  balanceMicros: w.balanceMicros.toString(),
-  reservedMicros: w.reservedMicros.toString(),
-  availableMicros: w.availableMicros.toString(),
+  balance: w.balanceMicros.toString(),
+  reserved: w.reservedMicros.toString(),
+  available: w.availableMicros.toString(),
   debited: { h24: w.debited.h24.toString(), d7: w.debited.d7.toString(), d30: w.debited.d30.toString() },
-  runwayDays: w.runwayDays,
+  runway: w.runwayDays,
   usdEquivalent: w.usdEquivalent,
   autoTopup: w.autoTopup ? { thresholdMicros: w.autoTopup.thresholdMicros.toString(), amountMicros: w.autoTopup.amountMicros.toString() } : null,
   paymentMethod: w.paymentMethod,

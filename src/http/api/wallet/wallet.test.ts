@@ -47,11 +47,11 @@ describe('GET /api/tenant/wallet', () => {
     const r = await srv.api('GET', '/api/tenant/wallet', { token: t.accessToken });
     assert.equal(r.status, 200);
     assert.deepEqual(r.body.data, {
-      balanceMicros: '0',
-      reservedMicros: '0',
-      availableMicros: '0',
+      balance: '0',
+      reserved: '0',
+      available: '0',
       debited: { h24: '0', d7: '0', d30: '0' },
-      runwayDays: null,
+      runway: null,
       usdEquivalent: '0.00',
       autoTopup: null,
       paymentMethod: null,
@@ -71,15 +71,15 @@ describe('GET /api/tenant/wallet', () => {
     srv.clock.set(now);
     await reserve(s(), { tenantId: t.tenantId, projectId: t.projectId, callId: callId(), amountMicros: 5_000n });
     const w = (await srv.api('GET', '/api/tenant/wallet', { token: t.accessToken })).body.data;
-    assert.equal(w.balanceMicros, '10000450');
-    assert.equal(w.reservedMicros, '5000');
-    assert.equal(w.availableMicros, '9995450');
+    assert.equal(w.balance, '10000450');
+    assert.equal(w.reserved, '5000');
+    assert.equal(w.available, '9995450');
     assert.deepEqual(w.debited, { h24: '450', d7: '900', d30: '1350' });
     // 10,000,450 / (900 / 7) = 77,781.2 days
-    assert.equal(w.runwayDays, 77_781.2);
+    assert.equal(w.runway, 77_781.2);
     assert.equal(w.usdEquivalent, '10.00', 'two decimals, truncated');
     const viewer = await memberOf(s(), t.tenantId, 'viewer');
-    assert.equal((await srv.api('GET', '/api/tenant/wallet', { token: viewer.accessToken })).body.data.balanceMicros, '10000450');
+    assert.equal((await srv.api('GET', '/api/tenant/wallet', { token: viewer.accessToken })).body.data.balance, '10000450');
   });
 });
 

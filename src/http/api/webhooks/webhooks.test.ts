@@ -236,9 +236,6 @@ describe('delivery', () => {
     assert.equal(first.status, 'pending');
     assert.equal(first.lastStatusCode, 500);
     assert.equal(first.lastError, 'HTTP 500');
-    const early = await srv.api('POST', `/api/webhooks/deliveries/${id}/replay`, { token: t.accessToken });
-    assert.equal(early.status, 409, 'a delivery still being retried cannot be replayed');
-    assert.equal(early.body.code, 'conflict');
     let last = srv.clock.now().getTime();
     assert.equal(Date.parse(first.nextAttemptAt!), last + RETRY_DELAYS_MS[0]);
     for (let n = 2; n <= 6; n++) {
@@ -268,7 +265,17 @@ describe('delivery', () => {
     assert.equal(sent.length, 6, 'one request per attempt');
     assert.equal(new Set(sent.map((r) => r.body.toString())).size, 1, 'the same body every time');
 
-    // Replay: one manual attempt, now succeeding; a pending delivery cannot be replayed.
+    // A failed replay of a dropped delivery is one more attempt, and it stays dropped (D10a).
+    const again = await srv.api('POST', `/api/webhooks/deliveries/${id}/replay`, { token });
+    assert.equal(again.status, 202);
+    const stillFailed = await eventually(async () => {
+      const x = await getDelivery(srv.services, tenantId, id);
+      return x.status === 'failed' && x.attemptLog.length === 7 ? x : undefined;
+    });
+    assert.equal(stillFailed.attemptLog.at(-1)!.trigger, 'replay');
+    assert.equal(stillFailed.nextAttemptAt, null, 'no retries after a failed replay of a dropped delivery');
+
+    // Replay: one manual attempt, now succeeding.
     rx.respondOn('/failing', 204);
     const replay = await srv.api('POST', `/api/webhooks/deliveries/${id}/replay`, { token });
     assert.equal(replay.status, 202);
@@ -279,36 +286,60 @@ describe('delivery', () => {
     });
     assert.equal(done.attemptLog.at(-1)!.trigger, 'replay');
     assert.equal(done.attemptLog.at(-1)!.statusCode, 204);
-    assert.equal(rx.received.filter((r) => r.headers['x-service-delivery'] === id).length, 7, 'same delivery id on replay');
+    assert.equal(rx.received.filter((r) => r.headers['x-service-delivery'] === id).length, 8, 'same delivery id on replay');
+    const twice = await srv.api('POST', `/api/webhooks/deliveries/${id}/replay`, { token });
+    assert.equal(twice.status, 409, 'a delivery that succeeded is not replayed (D10a)');
+    assert.equal(twice.body.code, 'conflict');
     const stranger = await signupTenant(srv);
     assert.equal((await srv.api('POST', `/api/webhooks/deliveries/${id}/replay`, { token: stranger.accessToken })).status, 404);
     assert.equal((await srv.api('GET', `/api/webhooks/deliveries/${id}`, { token: stranger.accessToken })).status, 404);
     srv.clock.advance(MIN);
   });
 
-  test('a failed replay is not retried; rotation changes the signing secret for later attempts', async () => {
+  test('D10a: a delivery waiting for its next retry is replayed at once; success cancels the retries, failure keeps them; the current secret signs', async () => {
     const { t, tenantId, hook, secret } = await setup(['connector.connected'], '/rotating');
+    rx.respondOn('/rotating', 503);
     await emitConnector(tenantId, t.defaultProjectId);
     const d = await eventually(async () => {
       const x = await deliveryOf(t.accessToken, hook.id);
-      return x?.status === 'succeeded' ? x : undefined;
+      return x?.attempts === 1 ? x : undefined;
     });
+    assert.equal(d.status, 'pending');
+    const scheduled = d.nextAttemptAt;
     const rot = await srv.api('POST', `/api/webhooks/${hook.id}/rotate-secret`, { token: t.accessToken });
     assert.equal(rot.status, 200);
     const fresh: string = rot.body.data.secret;
     assert.notEqual(fresh, secret);
-    rx.respondOn('/rotating', 503);
+
+    // Replayed while waiting for its retry, and failing again: still pending, retries in place.
     const before = rx.received.length;
-    assert.equal((await srv.api('POST', `/api/webhooks/deliveries/${d.id}/replay`, { token: t.accessToken })).status, 202);
+    const r1 = await srv.api('POST', `/api/webhooks/deliveries/${d.id}/replay`, { token: t.accessToken });
+    assert.equal(r1.status, 202, JSON.stringify(r1.body));
     const [req] = (await rx.waitFor(before + 1)).slice(before);
     assert.ok(verifyServiceSignature(fresh, req));
     assert.equal(verifyServiceSignature(secret, req), false, 'the old secret no longer signs');
-    const failed = await eventually(async () => {
+    const failedReplay = await eventually(async () => {
       const x = await getDelivery(srv.services, tenantId, d.id);
-      return x.status === 'failed' ? x : undefined;
+      return x.attemptLog.length === 2 ? x : undefined;
     });
-    assert.equal(failed.nextAttemptAt, null);
-    assert.equal(failed.lastStatusCode, 503);
+    assert.equal(failedReplay.attemptLog[1]!.trigger, 'replay');
+    assert.equal(failedReplay.status, 'pending', 'a failed replay leaves the delivery being retried');
+    assert.ok(failedReplay.nextAttemptAt, 'a retry is still scheduled');
+    assert.notEqual(scheduled, null);
+
+    // Replayed again, now succeeding: done, and no scheduled retry fires afterwards.
+    rx.respondOn('/rotating', 204);
+    assert.equal((await srv.api('POST', `/api/webhooks/deliveries/${d.id}/replay`, { token: t.accessToken })).status, 202);
+    const ok = await eventually(async () => {
+      const x = await getDelivery(srv.services, tenantId, d.id);
+      return x.status === 'succeeded' ? x : undefined;
+    });
+    assert.equal(ok.nextAttemptAt, null);
+    assert.equal(ok.attemptLog.at(-1)!.trigger, 'replay');
+    assert.equal((await srv.api('POST', `/api/webhooks/deliveries/${d.id}/replay`, { token: t.accessToken })).status, 409, 'a delivery that succeeded is not replayed');
+    srv.clock.advance(24 * 3_600_000);
+    assert.equal(await attemptDelivery(srv.services, d.id), null, 'the pending retries were cancelled');
+    assert.equal(rx.received.filter((r) => r.headers['x-service-delivery'] === d.id).length, 3);
   });
 
   test(`bodies up to ${WEBHOOK_MAX_BODY_BYTES} bytes are delivered; one byte more is dropped unsent`, async () => {

@@ -161,7 +161,7 @@ export function InvoicesCard({ invoices, onPdf, failure }: { invoices: Invoice[]
 export function WalletLine({ wallet }: { wallet: Wallet }) {
   return (
     <p className="lead" data-testid="billing-balance">
-      Balance: <strong>{formatTokens(wallet.balanceMicros)} tokens</strong> (≈ {formatUsd(wallet.balanceMicros)})
+      Balance: <strong>{formatTokens(wallet.balance)} tokens</strong> (≈ {formatUsd(wallet.balance)})
     </p>
   );
 }

@@ -22,7 +22,7 @@ const ChooseBenchmark = () => <Link to="/billing#benchmark">Choose a benchmark p
 
 export function Tiles({ o }: { o: Overview }) {
   const t = o.tiles;
-  const runway = formatRunway(t.runwayDays);
+  const runway = formatRunway(t.runway);
   return (
     <div className="tiles" role="group" aria-label="Key figures">
       <Tile testId="tile-balance" label="Wallet balance" value={`${formatTokens(t.walletBalance.tokens)} tokens`} sub={`≈ ${formatUsd(t.walletBalance.tokens)}`} />
