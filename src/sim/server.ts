@@ -35,6 +35,8 @@ export interface SimCall {
   route: string;
   /** Path as received, prefix included. */
   path: string;
+  /** The query string as received (`?beta=true`), or ''. */
+  search: string;
   model: string;
   stream: boolean;
   headers: Record<string, string>;
@@ -246,6 +248,7 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
       wire,
       route: routeName,
       path: url.pathname,
+      search: url.search,
       model,
       stream: parsed.ok ? parsed.value.stream : false,
       headers: headerMap(req),

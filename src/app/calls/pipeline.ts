@@ -6,10 +6,9 @@
 // wire), and their last frame is held back until the call is settled (D8).
 import { randomUUID } from 'node:crypto';
 import type { Services } from '../shared/services.ts';
-import type { KeyPrincipal } from '../identity/keys.ts';
 import type { CanonicalRequest, CanonicalResponse, ClientShape, Usage } from '../../core/canonical/types.ts';
 import { appError, AppError } from '../../core/errors.ts';
-import { WIRES, type ParseContext, type UpstreamRequest, type WireFormat } from '../../wire/index.ts';
+import { WIRES, type WireFormat } from '../../wire/index.ts';
 import { decideLayer1, type Layer1Decision } from '../../core/routing/layer1.ts';
 import { chooseEndpoints, requiredCapabilities, type EndpointCandidate, type RankedEndpoint } from '../../core/routing/layer2.ts';
 import { nextRung, type ModelClass } from '../../core/model-class.ts';
@@ -21,45 +20,11 @@ import { UpstreamError, type UpstreamResponse } from '../../infra/upstream.ts';
 import { upstreamUrl, type ProviderEndpoint } from './providers.ts';
 import { pumpStream, type StreamSink } from './stream.ts';
 import type { CallContext, Reservation, SettleFacts } from './accounting.ts';
+import { explainRefusal } from './affordability.ts';
+import { upstreamRequest } from './upstream-request.ts';
+import type { CallRequest, JsonOutcome, StreamedOutcome } from './call-request.ts';
 
-export type Surface = 'chat' | 'messages' | 'generate';
-
-export interface CallRequest {
-  shape: ClientShape;
-  surface: Surface;
-  /** Vendor-prefixed proxies route only among providers speaking the client's own wire (D6). */
-  vendorLocked: boolean;
-  body: unknown;
-  parseCtx?: ParseContext;
-  principal: KeyPrincipal;
-  /** Recorded on the call log; defaults to 'proxy:<surface>'. */
-  channel?: string;
-  conversationId?: string;
-  /** Aborted when the client goes away: cancels the upstream request. */
-  signal: AbortSignal;
-  /** The client's wire when it is not the shape's default one (the Responses API on the chat shape). */
-  clientWire?: WireFormat;
-  /**
-   * Vendor-prefixed proxies (D19): what the client sent beyond the body, forwarded untouched when
-   * the provider speaks the client's own wire — the query string and the vendor's beta headers.
-   */
-  forward?: { query: string; headers: Record<string, string> };
-  /**
-   * Runs once the answer is settled and before its last bytes leave: `body` is the rendered JSON
-   * answer, or null for a stream (the caller reads it from its own encoder).
-   */
-  onDelivered?: (call: CanonicalRequest, callId: string, body: Record<string, unknown> | null) => Promise<void>;
-}
-
-export interface JsonOutcome {
-  kind: 'json';
-  status: number;
-  headers: Record<string, string>;
-  body: Record<string, unknown>;
-}
-export interface StreamedOutcome {
-  kind: 'streamed';
-}
+export type { CallRequest, JsonOutcome, StreamedOutcome, Surface } from './call-request.ts';
 
 /** Default output cap for reservations when the client sets none and the book knows none. */
 const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
@@ -211,6 +176,7 @@ async function startAttempt(
   const endpoints = choice.endpoints.slice(0, MAX_FAILOVER);
   const inputTokens = estimateInputTokens(call);
   let worst = 0n;
+  let dearest: RankedEndpoint | null = null;
   for (const e of endpoints) {
     const m = findModel(e.model);
     const maxOut = call.maxTokens ?? m?.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
@@ -219,10 +185,15 @@ async function startAttempt(
       inputTokens,
       maxOut,
     );
-    if (c > worst) worst = c;
+    if (c > worst) {
+      worst = c;
+      dearest = e;
+    }
   }
   const callId = randomUUID();
-  const reservation = await deps.accounting.reserveCall(s, ctx, callId, worst);
+  const reservation = await deps.accounting.reserveCall(s, ctx, callId, worst).catch(async (e: unknown) => {
+    throw dearest ? await explainRefusal(s, e, { tenantId: ctx.tenantId, call, modelClass: choice.modelClass ?? modelClass, endpoint: dearest, inputTokens, worst }) : e;
+  });
   const first = endpoints[0];
   return {
     callId,
@@ -306,26 +277,6 @@ async function sendUpstream(
     }
   }
   throw lastError ?? appError('upstream_failed');
-}
-
-/**
- * The upstream request. A vendor-prefixed call whose provider speaks the client's own wire sends
- * the client's body as it came, with only the model replaced (and the chat wire's usage frames
- * asked for, D6), plus its query string and beta headers (D19); every other call is translated.
- */
-function upstreamRequest(req: CallRequest, call: CanonicalRequest, wire: WireFormat, model: string): UpstreamRequest & { headers?: Record<string, string> } {
-  const built = wire.buildUpstreamRequest(call, model);
-  const client = req.clientWire ?? WIRES[req.shape];
-  if (!req.vendorLocked || client !== wire || req.body === null || typeof req.body !== 'object') return built;
-  const body: Record<string, unknown> = { ...(req.body as Record<string, unknown>) };
-  if ('model' in built.body) body.model = built.body.model;
-  if (built.body.stream_options !== undefined) {
-    const asked = body.stream_options !== null && typeof body.stream_options === 'object' ? (body.stream_options as Record<string, unknown>) : {};
-    body.stream_options = { ...asked, ...(built.body.stream_options as Record<string, unknown>) };
-  }
-  const query = req.forward?.query ?? '';
-  const sep = built.path.includes('?') ? '&' : '?';
-  return { path: query ? built.path + sep + query : built.path, body, stream: built.stream, headers: req.forward?.headers };
 }
 
 function upstreamMessage(text: string, status: number): string {

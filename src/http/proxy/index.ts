@@ -2,9 +2,10 @@
 import chat from './chat.route.ts';
 import responses from './responses.route.ts';
 import messages from './messages.route.ts';
+import countTokens from './count-tokens.route.ts';
 import generate from './generate.route.ts';
 import models from './models.route.ts';
 import health from './health.route.ts';
 import { proxyScope } from './scope.ts';
 
-export const proxyRoutes = proxyScope([chat, responses, messages, generate, models, health]);
+export const proxyRoutes = proxyScope([chat, responses, messages, countTokens, generate, models, health]);
