@@ -153,7 +153,36 @@ export async function activity(s: Services, tenantId: string, q: ActivityQuery) 
              where tenant_id = ${tenantId} and event_type in ('WALLET_TOPUP', 'REFUND', 'ADJUSTMENT')
              order by created_at desc limit ${q.limit}`.execute(s.db)
         ).rows;
+  // Balance and runway alerts (D10 threshold events) live in the event outbox for its 24-hour
+  // retention: the feed shows the recent ones among the latest 50 events.
+  const alerts =
+    q.projectId || like || (q.channel && q.channel !== 'wallet')
+      ? []
+      : (
+          await sql<{ id: string; created_at: Date; type: 'wallet.threshold' | 'runway.threshold'; payload: Record<string, unknown> }>`
+            select id::text as id, created_at, frame->>'type' as type, frame->'payload' as payload from event_outbox
+             where tenant_id = ${tenantId} and frame->>'type' in ('wallet.threshold', 'runway.threshold')
+             order by id desc limit ${q.limit}`.execute(s.db)
+        ).rows;
   const items = [
+    ...alerts.map((a) => ({
+      kind: 'alert' as const,
+      id: a.id,
+      at: a.created_at.toISOString(),
+      projectId: null,
+      projectName: null,
+      channel: 'wallet',
+      label: a.type === 'wallet.threshold' ? 'Balance below your alert threshold' : 'Runway below your alert threshold',
+      modelClass: null,
+      serviceBurnMicros: null,
+      amountMicros: typeof a.payload.balanceMicros === 'string' ? a.payload.balanceMicros : undefined,
+      tokensSaved: null,
+      promptExcerpt: null,
+      threshold:
+        a.type === 'wallet.threshold'
+          ? { kind: 'balance' as const, thresholdMicros: String(a.payload.thresholdMicros ?? ''), runwayDays: null, thresholdDays: null }
+          : { kind: 'runway' as const, thresholdMicros: null, runwayDays: Number(a.payload.runwayDays ?? 0), thresholdDays: Number(a.payload.thresholdDays ?? 0) },
+    })),
     ...calls.map((c) => ({
       kind: c.escalated ? ('escalation' as const) : ('ai_usage' as const),
       id: c.id,

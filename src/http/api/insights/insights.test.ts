@@ -78,3 +78,22 @@ test('with a benchmark: tiles, the 7/30/90-day chart, rollups and the feed agree
   assert.equal((await search(`search=${encodeURIComponent(analytics[0].deliveryPath.model)}`)).length >= 1, true, 'model ids are searchable in analytics');
   assert.equal((await search('search=100%25')).length, 0, 'LIKE wildcards are matched literally');
 });
+
+test('a balance alert appears in the overview feed (the feed carries threshold alerts, spec §1 /overview)', async () => {
+  const { evaluateWalletThresholds } = await import('../../../app/events/notifications.ts');
+  const t = await tenantWithKey(srv, { micros: 2_000_000n });
+  const patch = await srv.api('PATCH', '/api/users/me/notifications', { token: t.accessToken, body: { balanceThresholdMicros: '5000000' } });
+  assert.equal(patch.status, 200, JSON.stringify(patch.body));
+  const fired = await evaluateWalletThresholds(srv.services, t.tenantId);
+  assert.deepEqual(fired.map((f) => f.type), ['wallet.threshold']);
+  const o = await srv.api('GET', '/api/tenant/insights/overview', { token: t.accessToken });
+  const alert = o.body.data.activity.find((i: { kind: string }) => i.kind === 'alert');
+  assert.ok(alert, JSON.stringify(o.body.data.activity));
+  assert.equal(alert.label, 'Balance below your alert threshold');
+  assert.equal(alert.amountMicros, '2000000');
+  assert.deepEqual(alert.threshold, { kind: 'balance', thresholdMicros: '5000000', runwayDays: null, thresholdDays: null });
+  // Another tenant sees none of it.
+  const other = await tenantWithKey(srv);
+  const o2 = await srv.api('GET', '/api/tenant/insights/overview', { token: other.accessToken });
+  assert.equal(o2.body.data.activity.filter((i: { kind: string }) => i.kind === 'alert').length, 0);
+});

@@ -17,7 +17,7 @@ export const savingsSeries = z.object({
 });
 
 const activityItem = z.object({
-  kind: z.enum(['ai_usage', 'escalation', 'wallet']),
+  kind: z.enum(['ai_usage', 'escalation', 'wallet', 'alert']),
   id: z.string(),
   at: z.string(),
   projectId: z.string().nullable(),
@@ -30,6 +30,10 @@ const activityItem = z.object({
   tokensSaved: micros.nullable(),
   promptExcerpt: z.string().nullable(),
   deliveryPath: z.object({ provider: z.string(), model: z.string().nullable(), region: z.string().nullable() }).nullable().optional(),
+  /** Alerts only: which threshold was crossed. */
+  threshold: z
+    .object({ kind: z.enum(['balance', 'runway']), thresholdMicros: z.string().nullable(), runwayDays: z.number().nullable(), thresholdDays: z.number().nullable() })
+    .optional(),
 });
 export const activityList = z.array(activityItem);
 

@@ -174,7 +174,7 @@ function ActivityTable({ items }: { items: ActivityItem[] }) {
             <td>{formatWhen(i.at)}</td>
             <td>{i.label}</td>
             <td>{i.projectName ?? 'Whole account'}</td>
-            <td className="num">{i.kind === 'wallet' ? `+${formatTokens(i.amountMicros ?? '0')}` : `−${formatTokens(i.serviceBurnMicros ?? '0')}`}</td>
+            <td className="num">{i.kind === 'alert' ? '—' : i.kind === 'wallet' ? `+${formatTokens(i.amountMicros ?? '0')}` : `−${formatTokens(i.serviceBurnMicros ?? '0')}`}</td>
           </tr>
         ))}
       </tbody>

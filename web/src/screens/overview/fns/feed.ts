@@ -7,6 +7,11 @@ export const REFRESHING_EVENTS = new Set(['llm.call', 'routing.escalated', 'wall
 
 /** The one-line detail of a feed row, in customer copy: no model id (vocabulary rule 1). */
 export function feedDetail(i: ActivityItem): string {
+  if (i.kind === 'alert' && i.threshold) {
+    return i.threshold.kind === 'balance'
+      ? `balance ${formatTokens(i.amountMicros ?? '0')} tokens, alert below ${formatTokens(i.threshold.thresholdMicros ?? '0')}`
+      : `runway ${i.threshold.runwayDays} days, alert below ${i.threshold.thresholdDays} days`;
+  }
   if (i.kind === 'wallet') {
     const a = i.amountMicros ?? '0';
     return `${BigInt(a) >= 0n ? '+' : ''}${formatTokens(a)} tokens`;
