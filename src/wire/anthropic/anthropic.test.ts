@@ -149,6 +149,17 @@ describe('messages requests and errors', () => {
     assert.deepEqual(r.value.messages.map((m) => m.role), ['user']);
   });
 
+  it('drops server tools (D19): the vendor runs them, no other provider can', () => {
+    const r = anthropicWire.parseRequest({
+      model: 'm',
+      max_tokens: 5,
+      messages: [{ role: 'user', content: 'x' }],
+      tools: [{ type: 'web_search_20250305', name: 'web_search' }, { name: 'Write', input_schema: { type: 'object' }, defer_loading: true }],
+    });
+    assert.ok(r.ok, JSON.stringify(r));
+    assert.deepEqual(r.value.tools?.map((t) => t.name), ['Write']);
+  });
+
   it('names the bad field', () => {
     const ok = { model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] };
     const cases: Array<[unknown, string]> = [
@@ -161,7 +172,6 @@ describe('messages requests and errors', () => {
       [{ ...ok, system: [{ type: 'image' }] }, 'system[0].type'],
       [{ ...ok, temperature: 1.5 }, 'temperature'],
       [{ ...ok, tools: [{ name: 't' }] }, 'tools[0].input_schema'],
-      [{ ...ok, tools: [{ type: 'web_search_20250305', name: 'web_search' }] }, 'tools[0].type'],
       [{ ...ok, tool_choice: { type: 'tool' } }, 'tool_choice.name'],
       [{ ...ok, stop_sequences: 'END' }, 'stop_sequences'],
     ];

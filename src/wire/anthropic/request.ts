@@ -1,7 +1,7 @@
 // Messages requests, both directions. The wire puts tool results inside user turns; canonical keeps
 // them as a separate `tool` turn (results first, as this wire requires), so a user turn that mixes
 // results and text splits in two on the way in and merges back on the way out. Thinking blocks in
-// the history are the model's scratch work and are dropped; server-side tools are refused.
+// the history are the model's scratch work and are dropped; server tools (run by the vendor) are dropped (D19).
 import type {
   CanonicalRequest,
   ContentPart,
@@ -91,7 +91,9 @@ function parse(b: Obj): CanonicalRequest {
   if (system.length > 0) req.system = system.join('\n\n');
 
   const tools = optArr(b.tools, 'tools');
-  if (tools && tools.length > 0) req.tools = tools.map((t, i) => toolDef(t, `tools[${i}]`));
+  // Tools the vendor runs itself (server tools) have no equivalent elsewhere: dropped (D19).
+  const defs = (tools ?? []).flatMap((t, i) => toolDef(t, `tools[${i}]`) ?? []);
+  if (defs.length > 0) req.tools = defs;
   const tc = optObj(b.tool_choice, 'tool_choice');
   if (tc) {
     const type = oneOf(tc.type, 'tool_choice.type', ['auto', 'any', 'tool', 'none'] as const);
@@ -186,9 +188,9 @@ function assistantBlock(blk: Obj, at: string): ContentPart[] {
   return unsupported(`${at}.type`, `assistant content block type '${type}'`);
 }
 
-function toolDef(raw: unknown, at: string): ToolDef {
+function toolDef(raw: unknown, at: string): ToolDef | null {
   const t = obj(raw, at);
-  if (t.type !== undefined && t.type !== null && t.type !== 'custom') unsupported(`${at}.type`, `server tool '${String(t.type)}'`);
+  if (t.type !== undefined && t.type !== null && t.type !== 'custom') return null;
   const def: ToolDef = { name: str(t.name, `${at}.name`), parameters: obj(t.input_schema, `${at}.input_schema`) };
   const description = optStr(t.description, `${at}.description`);
   if (description !== undefined) def.description = description;

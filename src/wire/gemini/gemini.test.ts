@@ -107,6 +107,17 @@ describe('generateContent requests and errors', () => {
     assert.deepEqual(geminiWire.authHeaders('k'), { 'x-goog-api-key': 'k' });
   });
 
+  it('drops tools Google runs itself (D19) and reads upper-case types in responseJsonSchema', () => {
+    const r = geminiWire.parseRequest({
+      contents: [{ role: 'user', parts: [{ text: 'x' }] }],
+      tools: [{ googleSearch: {} }, { functionDeclarations: [{ name: 'read_file', parametersJsonSchema: { type: 'OBJECT', properties: { path: { type: 'STRING' } } } }] }],
+      generationConfig: { responseMimeType: 'application/json', responseJsonSchema: { type: 'OBJECT', properties: { n: { type: 'INTEGER' } } }, thinkingConfig: { includeThoughts: true, thinkingLevel: 'HIGH' } },
+    });
+    assert.ok(r.ok, JSON.stringify(r));
+    assert.deepEqual(r.value.tools?.map((t) => [t.name, t.parameters]), [['read_file', { type: 'object', properties: { path: { type: 'string' } } }]]);
+    assert.deepEqual(r.value.responseFormat, { type: 'json_schema', schema: { type: 'object', properties: { n: { type: 'integer' } } } });
+  });
+
   it('names the bad field', () => {
     const ok = { contents: [{ role: 'user', parts: [{ text: 'x' }] }] };
     const cases: Array<[unknown, string]> = [
@@ -114,7 +125,6 @@ describe('generateContent requests and errors', () => {
       [{ contents: [{ role: 'user', parts: [{}] }] }, 'contents[0].parts[0]'],
       [{ contents: [{ role: 'user', parts: [{ inlineData: { mimeType: 'audio/wav', data: '' } }] }] }, 'contents[0].parts[0].inlineData.mimeType'],
       [{ contents: [{ role: 'user', parts: [{ executableCode: {} }] }] }, 'contents[0].parts[0].executableCode'],
-      [{ ...ok, tools: [{ googleSearch: {} }] }, 'tools[0].googleSearch'],
       [{ ...ok, toolConfig: { functionCallingConfig: { mode: 'SOMETIMES' } } }, 'toolConfig.functionCallingConfig.mode'],
       [{ ...ok, generationConfig: { candidateCount: 2 } }, 'generationConfig.candidateCount'],
       [{ ...ok, generationConfig: { responseMimeType: 'text/x.enum' } }, 'generationConfig.responseMimeType'],

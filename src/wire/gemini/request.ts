@@ -155,9 +155,8 @@ function parse(b: Obj, ctx: ParseContext): CanonicalRequest {
     const defs: ToolDef[] = [];
     tools.forEach((rt, i) => {
       const t = obj(rt, `tools[${i}]`);
-      for (const key of Object.keys(t)) {
-        if (key !== 'functionDeclarations' && key !== 'function_declarations') unsupported(`tools[${i}].${key}`, `tool '${key}'`);
-      }
+      // Tools Google runs itself (googleSearch, codeExecution, urlContext…) are dropped (D19).
+      if (field(t, 'functionDeclarations') === undefined) return;
       const decls = arr(field(t, 'functionDeclarations'), `tools[${i}].functionDeclarations`);
       decls.forEach((rd, j) => defs.push(functionDeclaration(rd, `tools[${i}].functionDeclarations[${j}]`)));
     });

@@ -96,7 +96,9 @@ function parse(b: Obj): CanonicalRequest {
   if (system.length > 0) req.system = system.join('\n\n');
 
   const tools = optArr(b.tools, 'tools');
-  if (tools && tools.length > 0) req.tools = tools.map((t, i) => toolDef(t, `tools[${i}]`));
+  // Tools the vendor runs itself (server tools) have no equivalent elsewhere: dropped (D19).
+  const defs = (tools ?? []).flatMap((t, i) => toolDef(t, `tools[${i}]`) ?? []);
+  if (defs.length > 0) req.tools = defs;
   if (b.tool_choice !== undefined && b.tool_choice !== null) req.toolChoice = toolChoice(b.tool_choice);
   const parallel = optBool(b.parallel_tool_calls, 'parallel_tool_calls');
   if (parallel !== undefined) req.parallelToolCalls = parallel;
@@ -184,9 +186,9 @@ function assistantContent(m: Obj, at: string): ContentPart[] {
   return out;
 }
 
-function toolDef(raw: unknown, at: string): ToolDef {
+function toolDef(raw: unknown, at: string): ToolDef | null {
   const t = obj(raw, at);
-  if (t.type !== 'function') unsupported(`${at}.type`, `tool type '${String(t.type)}'`);
+  if (t.type !== 'function') return null;
   const fn = obj(t.function, `${at}.function`);
   const def: ToolDef = {
     name: str(fn.name, `${at}.function.name`),
