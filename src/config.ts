@@ -130,6 +130,14 @@ const connectorSchema = z.object({
     .default('http://127.0.0.1:8080'),
   /** A service key of the project the connector works for (create one at <url>/developer-zone). */
   SWITCHBOARD_API_KEY: z.string().min(1, 'is required: create a key at <SWITCHBOARD_URL>/developer-zone').optional(),
+  /** Where the desktop bridge keeps its sign-in (a 0600 file): default $XDG_CONFIG_HOME/switchboard or ~/.config/switchboard. */
+  SWITCHBOARD_CONFIG_DIR: z.string().min(1).optional(),
+  XDG_CONFIG_HOME: z.string().min(1).optional(),
+  HOME: z.string().min(1).optional(),
+  /** The name the bridge's session gets (shown on /security); default the host name. */
+  SWITCHBOARD_DEVICE_NAME: z.string().trim().min(1).max(80).optional(),
+  /** How often the bridge checks that its session still stands (seconds). */
+  SWITCHBOARD_BRIDGE_CHECK_SECONDS: z.coerce.number().positive().max(3600).default(60),
 });
 export type ConnectorConfig = z.infer<typeof connectorSchema>;
 

@@ -1,0 +1,136 @@
+// `switchboard bridge` (tier 4, D14): the desktop side of Switchboard for one person.
+//   switchboard bridge          sign in if needed (device authorisation), then turn the alerts of
+//                               the user's projects into desktop notifications until signed out
+//   switchboard bridge login    sign in (again) and exit
+//   switchboard bridge logout   forget the sign-in on this machine (end the session on /security)
+//   switchboard bridge status   who is signed in, and whether the session still stands
+// Not in this build (docs/decisions.md, "Desktop bridge"): the tray icon and menu, the OS keychain
+// (a 0600 file is used), and serving MCP clients with the bridge's own credentials.
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import type { ConnectorConfig } from '../../config.ts';
+import { FileCredentialStore } from './credential-store.ts';
+import { BridgeSession, deviceSignIn, SignedOut } from './bridge-session.ts';
+import { DesktopNotifier } from './desktop-notifier.ts';
+import { EventWatch } from './event-watch.ts';
+import { ALERT_TYPES, alertFor, type Alert } from './alerts.ts';
+
+const EXIT_SIGNED_OUT = 77;
+
+function configDir(cfg: ConnectorConfig): string {
+  if (cfg.SWITCHBOARD_CONFIG_DIR) return cfg.SWITCHBOARD_CONFIG_DIR;
+  const base = cfg.XDG_CONFIG_HOME ?? (cfg.HOME ? join(cfg.HOME, '.config') : null);
+  if (!base) throw new Error('set HOME, XDG_CONFIG_HOME or SWITCHBOARD_CONFIG_DIR: the bridge needs a folder for its sign-in');
+  return join(base, 'switchboard');
+}
+
+export async function bridgeCommand(cfg: ConnectorConfig, sub: string | undefined): Promise<void> {
+  const log = (line: string) => process.stderr.write(line + '\n');
+  const dir = configDir(cfg);
+  const store = new FileCredentialStore(dir);
+  const notifier = new DesktopNotifier();
+  const desktop = async (a: Alert) => {
+    try {
+      await notifier.notify(a);
+    } catch (e) {
+      log(`switchboard bridge: ${a.summary}: ${a.body} (${e instanceof Error ? e.message : e})`);
+    }
+  };
+  const signIn = async () => {
+    const deviceName = cfg.SWITCHBOARD_DEVICE_NAME ?? hostname();
+    return deviceSignIn(cfg.SWITCHBOARD_URL, deviceName, store, (p) => {
+      log(`To sign in "${deviceName}", open ${p.verificationUri} and enter the code ${p.userCode} (or open ${p.verificationUriComplete}). It expires in ${Math.round(p.expiresIn / 60)} minutes.`);
+      void desktop({ summary: `Switchboard: sign in with code ${p.userCode}`, body: `Open ${p.verificationUriComplete} and approve “${deviceName}”.`, urgency: 'normal' });
+    });
+  };
+
+  switch (sub) {
+    case 'logout':
+      store.clear();
+      log('switchboard bridge: signed out on this machine (end the session itself on the Security page)');
+      return;
+    case 'login':
+      await signIn();
+      log('switchboard bridge: signed in');
+      return;
+    case 'status': {
+      const s = store.load();
+      if (!s) {
+        log('switchboard bridge: signed out');
+        process.exit(EXIT_SIGNED_OUT);
+      }
+      const session = new BridgeSession(s, store, () => undefined);
+      try {
+        const me = await session.get<{ email: string }>('/api/users/me');
+        log(`switchboard bridge: signed in to ${s.baseUrl} as ${me.email} on "${s.deviceName}"`);
+      } catch (e) {
+        log(`switchboard bridge: ${e instanceof SignedOut ? 'signed out (the session was ended)' : e instanceof Error ? e.message : e}`);
+        process.exit(e instanceof SignedOut ? EXIT_SIGNED_OUT : 69);
+      }
+      return;
+    }
+    case undefined:
+    case 'run':
+      break;
+    default:
+      log(`switchboard bridge: unknown command '${sub}'. Use: switchboard bridge [login | logout | status]`);
+      process.exit(64);
+  }
+
+  const stored = store.load() ?? (await signIn());
+  let signedOut = false;
+  const session = new BridgeSession(stored, store, () => {
+    signedOut = true;
+  });
+  const finishSignedOut = async () => {
+    await desktop({ summary: 'Switchboard: signed out', body: `This device's session ended. Run “switchboard bridge” to sign in again.`, urgency: 'normal' });
+    log('switchboard bridge: signed out');
+    notifier.close();
+    process.exit(EXIT_SIGNED_OUT);
+  };
+  try {
+    const me = await session.get<{ id: string; email: string }>('/api/users/me');
+    const projects = (await session.get<{ items: Array<{ id: string; name: string }> }>('/api/projects?limit=200')).items;
+    const names = new Map(projects.map((p) => [p.id, p.name]));
+    log(`switchboard bridge: signed in as ${me.email} on "${session.deviceName}"; watching ${projects.length} project(s)`);
+    await desktop({ summary: 'Switchboard bridge is on', body: `Signed in as ${me.email}. Alerts of ${projects.length} project(s) will show here.`, urgency: 'normal' });
+    // Tenant-wide alerts reach every stream: shown once.
+    const seen = new Set<string>();
+    const watch = new EventWatch(session, join(dir, 'bridge-events.json'), (f) => {
+      if (!(ALERT_TYPES as readonly string[]).includes(f.type)) return;
+      const key = `${f.type}|${f.at}|${JSON.stringify(f.payload)}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      const a = alertFor(f, { userId: me.id, baseUrl: session.baseUrl, projectName: names.get(f.projectId) ?? 'a project' });
+      if (a) void desktop(a);
+    }, log);
+    // The session is checked (and the access token rotated ahead of its expiry) on a timer too,
+    // so a revocation shows even while no stream reconnects.
+    const check = setInterval(() => {
+      session.get('/api/users/me').catch((e) => {
+        if (!(e instanceof SignedOut)) log(`switchboard bridge: session check failed: ${e instanceof Error ? e.message : e}`);
+      });
+    }, cfg.SWITCHBOARD_BRIDGE_CHECK_SECONDS * 1000);
+    const stop = () => {
+      clearInterval(check);
+      watch.stop();
+      notifier.close();
+      process.exit(0);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    // Runs until signed out (a stream's reconnect or the session check finds the session gone).
+    await new Promise<never>((_, reject) => {
+      for (const p of projects) watch.watch(p.id).catch(reject);
+      const poll = setInterval(() => {
+        if (signedOut) {
+          clearInterval(poll);
+          reject(new SignedOut('signed out'));
+        }
+      }, 200);
+    });
+  } catch (e) {
+    if (e instanceof SignedOut || signedOut) return finishSignedOut();
+    throw e;
+  }
+}
