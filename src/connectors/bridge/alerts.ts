@@ -23,10 +23,10 @@ export function alertFor(f: Frame, ctx: { userId: string; baseUrl: string; proje
     case 'wallet.threshold':
       // Thresholds are each user's own (notification settings): only mine reach my desktop.
       if (p.userId !== ctx.userId) return null;
-      return { summary: 'Switchboard: wallet balance low', body: `Balance ${tokens(String(p.balanceMicros))}, below your alert at ${tokens(String(p.thresholdMicros))}. Top up at ${ctx.baseUrl}/billing`, urgency: 'critical' };
+      return { summary: 'Switchboard: wallet balance low', body: `Balance ${tokens(String(p.balance))}, below your alert at ${tokens(String(p.threshold))}. Top up at ${ctx.baseUrl}/billing`, urgency: 'critical' };
     case 'runway.threshold':
       if (p.userId !== ctx.userId) return null;
-      return { summary: 'Switchboard: runway short', body: `About ${p.runwayDays} days of balance left at the current rate (your alert: ${p.thresholdDays} days). Top up at ${ctx.baseUrl}/billing`, urgency: 'critical' };
+      return { summary: 'Switchboard: runway short', body: `About ${p.runway} days of balance left at the current rate (your alert: ${p.thresholdDays} days). Top up at ${ctx.baseUrl}/billing`, urgency: 'critical' };
     case 'budget.exhausted':
       return { summary: `Switchboard: ${ctx.projectName} budget used up`, body: `${tokens(String(p.spentMicros))} of the ${p.month} budget of ${tokens(String(p.monthlyBudgetMicros))} is spent; its calls are paused. Raise the budget at ${ctx.baseUrl}/smartone`, urgency: 'critical' };
     case 'routing.escalated':

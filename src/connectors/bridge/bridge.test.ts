@@ -95,7 +95,7 @@ describe('switchboard bridge on a desktop session', () => {
 
   test('a balance crossing the user’s threshold becomes a desktop notification', async () => {
     const w = (await srv.api('GET', '/api/tenant/wallet', { token: t.accessToken })).body.data;
-    assert.equal((await srv.api('PATCH', '/api/users/me/notifications', { token: t.accessToken, body: { balanceThresholdMicros: w.balanceMicros } })).status, 200);
+    assert.equal((await srv.api('PATCH', '/api/users/me/notifications', { token: t.accessToken, body: { balanceThresholdMicros: w.balance } })).status, 200);
     await new OpenAI({ baseURL: `${srv.url}/v1`, apiKey: t.key, maxRetries: 0 }).chat.completions.create({ model: 'x', messages: [{ role: 'user', content: 'Spend a little.' }] });
     await until('the wallet alert on the bus', () => monitorOut.includes('Switchboard: wallet balance low'), 20_000);
     assert.match(monitorOut, new RegExp(`Top up at ${srv.url.replace(/[.]/g, '\\.')}/billing`));
