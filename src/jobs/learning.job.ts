@@ -9,6 +9,7 @@ import type { JobModule } from './index.ts';
 import { runLearningTick } from '../app/learning/pipeline.ts';
 import { learningRoleUsable } from '../app/learning/role.ts';
 import { ensureBudgetsForWindow } from '../app/learning/budget.repo.ts';
+import { grantLearningRole } from '../store/migrations/017a-learning-role.ts';
 
 export const LEARNING_QUEUE = 'learning.tick';
 /** The first run waits this long after start-up, so it never competes with the worker's boot. */
@@ -28,6 +29,12 @@ export const learningJob: JobModule = {
       );
       return;
     }
+    // The role's table grants, again: a role an operator created after the migrations ran has none
+    // yet. One transaction, so a run of another worker never sees them half-applied.
+    await s.db
+      .transaction()
+      .execute((tx) => grantLearningRole(tx))
+      .catch((e) => s.log.warn(e, 'learning plane: could not refresh the role’s grants (another worker may be doing it)'));
     // ensureBudgetsForWindow at boot (spec §4), as the service's user: the month's rows exist
     // before the first run, so the admin console shows them at once.
     const c = s.config;

@@ -47,8 +47,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       end;
     end $$;
   `.execute(db);
+  await grantLearningRole(db);
+}
+
+/**
+ * The role's privileges, granted whenever the role exists. Idempotent: the worker runs it again at
+ * start (jobs/learning.job.ts), so a role an operator created after this migration gets them too.
+ */
+export async function grantLearningRole(db: Kysely<any>): Promise<boolean> {
   const exists = await sql<{ n: number }>`select count(*)::int as n from pg_roles where rolname = ${LEARNING_ROLE}`.execute(db);
-  if (exists.rows[0].n === 0) return;
+  if (exists.rows[0].n === 0) return false;
   await sql`
     revoke all on all tables in schema public from switchboard_learning;
     grant usage on schema public to switchboard_learning;
@@ -65,6 +73,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       learning_signals_drift_id_seq, learning_signals_coverage_id_seq, learning_signals_escalation_id_seq
       to switchboard_learning;
   `.execute(db);
+  return true;
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
