@@ -28,7 +28,7 @@ export interface StageBreakdown {
    * steadiest figure for comparing two builds.
    */
   cpuUsPerCall: number;
-  /** Settlement transactions of the measured calls, by path (app/settlement.ts). */
+  /** Settlement transactions of the measured calls, by path (app/money/settlement.ts). */
   settlements: { fast: number; locked: number; fellBack: number };
 }
 

@@ -136,3 +136,11 @@ test('the circle check finds a circle, and passes a graph without one', () => {
   assert.deepEqual(findCycle(g([['money', 'events'], ['events', 'projects'], ['projects', 'money']])), ['money', 'events', 'projects', 'money']);
   assert.equal(findCycle(g([['calls', 'money'], ['calls', 'events'], ['money', 'events']])), null);
 });
+
+test('no file in src/app is over 400 lines (split by responsibility instead)', () => {
+  const long = files('src/app')
+    .map((f) => ({ f, lines: readFileSync(f, 'utf8').split('\n').length }))
+    .filter((x) => x.lines > 400)
+    .map((x) => `${x.f}: ${x.lines} lines`);
+  assert.deepEqual(long, []);
+});

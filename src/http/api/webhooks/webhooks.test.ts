@@ -9,7 +9,8 @@ import { startReceiver, verifyServiceSignature, verifyStandardSignature, type Re
 import { addMember, eventually, signIn, tenantIdOf } from '../../../../test/helpers.ts';
 import { openStream } from '../../../../test/sse-client.ts';
 import { emitEvent, insertDeliveries } from '../../../app/events/events.ts';
-import { attemptDelivery, deliverDue, getDelivery, listDeliveries, MAX_WEBHOOKS_PER_TENANT, purgeExpired, RETRY_DELAYS_MS } from '../../../app/events/webhooks.ts';
+import { getDelivery, listDeliveries, MAX_WEBHOOKS_PER_TENANT } from '../../../app/events/webhooks.ts';
+import { attemptDelivery, deliverDue, purgeExpired, RETRY_DELAYS_MS } from '../../../app/events/webhook-delivery.ts';
 import { WEBHOOK_MAX_BODY_BYTES } from '../../../infra/webhook-client.ts';
 
 let srv: TestServer;

@@ -1,0 +1,319 @@
+// The settlement's SQL (D8): the claim of holds and leases, the chain heads locked in tenant order,
+// the one statement that writes every row of a batch (locking path: WRITE; fast path: FAST), and
+// the read of a settlement a call already has. Statements are named (prepared once per
+// connection) and take a batch as arrays and one JSON document, so their plan never changes.
+import type { Tx } from '../../store/db.ts';
+import { namedStatement } from '../../store/db.ts';
+import { jsonForPg } from '../../store/pg-text.ts';
+import { isProviderKey, type ProviderKey } from '../../core/providers.ts';
+import type { PricedModel, Savings } from '../../core/pricing/index.ts';
+import { jsonWithBigints, monthStartUtc } from '../../core/money.ts';
+import { CUSTOMER_LABELS } from '../../core/ledger/payload.ts';
+import type { WalletHead } from './ledger.ts';
+import { callLogValues, type SettledCall, type SettledSavings, type SettlementInput } from './wallet.ts';
+
+export interface Item {
+  input: SettlementInput;
+  model: PricedModel;
+  sv: Savings;
+  cost: bigint;
+  at: Date;
+  resolve: (r: SettledCall) => void;
+  reject: (e: unknown) => void;
+}
+
+/** What the batch decided for one item before it is written. */
+export interface Planned {
+  item: Item;
+  entryId: string;
+  seq: bigint;
+  debit: bigint;
+  balanceAfter: bigint;
+  prevHash: string;
+  sealHash: string;
+  createdAt: string;
+  /** From the lease row, when the call was admitted against one and the row was still held. */
+  leaseUsed: bigint;
+  leaseHeld: boolean;
+}
+
+
+/** What a call admitted against a lease takes off it: its real cost, at most its worst case. */
+export function leaseUsedBy(it: Item): bigint {
+  const a = it.input.reservation.admitted!;
+  return it.cost < a.amountMicros ? it.cost : a.amountMicros;
+}
+
+/** The claim's parameters $1–$5 (claimSql): per-call holds, and each live lease with what its calls used. */
+export function claimParams(batch: Item[]): { params: unknown[]; calls: number; leases: number } {
+  const callIds: string[] = [];
+  const callTenants: string[] = [];
+  const leaseUse = new Map<string, bigint>();
+  for (const it of batch) {
+    const a = it.input.reservation.admitted;
+    if (!a) {
+      callIds.push(it.input.reservation.id);
+      callTenants.push(it.input.tenantId);
+    } else if (!a.lease.dead) {
+      leaseUse.set(a.lease.id, (leaseUse.get(a.lease.id) ?? 0n) + leaseUsedBy(it));
+    }
+  }
+  return { params: [callIds, callTenants, batch[0].at, [...leaseUse.keys()], [...leaseUse.values()]], calls: callIds.length, leases: leaseUse.size };
+}
+
+export interface Head extends WalletHead {
+  tenant_id: string;
+}
+
+/**
+ * The claim, as two CTEs: per-call holds ($1 ids, $2 tenants) become settled at $3 and leases
+ * ($4 ids) shrink by what their calls used ($5). `returning` names what each gives back.
+ */
+function claimSql(returning: { call: string; lease: string }): string {
+  return `c as (
+     update reservations r set status = 'settled', settled_at = $3
+       from unnest($1::uuid[], $2::uuid[]) as v(id, tenant_id)
+      where r.id = v.id and r.tenant_id = v.tenant_id and r.kind = 'call' and r.status <> 'settled'
+     returning ${returning.call}),
+   l as (
+     update reservations r set amount_micros = r.amount_micros - v.used
+       from unnest($4::uuid[], $5::int8[]) as v(id, used)
+      where r.id = v.id and r.kind = 'lease' and r.status = 'reserved' and r.amount_micros >= v.used
+     returning ${returning.lease})`;
+}
+
+export const CLAIM = namedStatement(
+  'sb_settle_claim',
+  `with ${claimSql({ call: 'r.id, r.amount_micros, r.released_at is null as held', lease: 'r.id' })}
+   select id, amount_micros, held, false as lease from c
+   union all
+   select id, null::int8, true, true from l`,
+);
+
+export const HEADS = namedStatement(
+  'sb_settle_heads',
+  `select tenant_id, balance_micros, reserved_micros, ledger_seq, last_seal_hash,
+          auto_topup_threshold_micros, auto_topup_amount_micros, auto_topup_armed
+     from wallets where tenant_id = any($1::uuid[]) order by tenant_id for update`,
+);
+
+/**
+ * The rows of a batch (ledger entries, call logs, learning outbox, monthly spend, events) as CTEs,
+ * numbered from parameter $base: see rowParams for the order. The settled calls come as one JSON
+ * array of objects, one per call with its request and response documents inside, read by one
+ * jsonb_to_recordset: one set-returning function instead of one unnest per column, and one
+ * JSON.stringify in Node instead of an escaped array literal per column.
+ */
+function rowsSql(base: number): string {
+  const $ = (i: number) => `$${base + i}`;
+  return `v as (
+     select * from jsonb_to_recordset(${$(0)}::jsonb)
+       as v(entry_id uuid, tenant_id uuid, project_id uuid, seq int8, amount int8, balance_after int8, model_id text,
+            provider_key text, benchmark_provider text, methodology text, actual int8, baseline int8, pricing text,
+            call_id uuid, seal text, prev text, created_at timestamptz, key_id uuid, parent_call_id uuid, attempt int2,
+            escalated bool, channel text, client_shape text, stream bool, conversation_id text, task_family text,
+            complexity text, model_class text, table_version text, features jsonb, rules jsonb, region text,
+            uncollected int8, input_tokens int4, output_tokens int4, cached_input_tokens int4, latency_ms int4,
+            excerpt text, request jsonb, response jsonb)),
+   le as (
+     insert into ledger_entries (id, tenant_id, project_id, seq, event_type, customer_label, amount_micros,
+       balance_after_micros, model_id, provider_key, benchmark_provider, benchmark_methodology_version,
+       actual_cost_usd_micros, baseline_cost_usd_micros, benchmark_pricing_version, call_id, memo, seal_hash, prev_hash, created_at)
+     select entry_id, tenant_id, project_id, seq, 'AI_USAGE', '${CUSTOMER_LABELS.AI_USAGE}', amount, balance_after, model_id,
+       provider_key, benchmark_provider, methodology, actual, baseline, pricing, call_id, null, seal, prev, created_at from v),
+   cl as (
+     insert into call_logs (id, tenant_id, project_id, key_id, parent_call_id, attempt, escalated, status, channel,
+       client_shape, stream, conversation_id, task_family, complexity, model_class, routing_table_version,
+       routing_features, routing_rules, provider_key, model_id, region, benchmark_provider,
+       benchmark_methodology_version, actual_cost_usd_micros, baseline_cost_usd_micros, benchmark_pricing_version,
+       debited_micros, uncollected_micros, input_tokens, output_tokens, cached_input_tokens, latency_ms,
+       prompt_excerpt, ledger_entry_id, created_at)
+     select call_id, tenant_id, project_id, key_id, parent_call_id, attempt, escalated, 'succeeded', channel,
+       client_shape, stream, conversation_id, task_family, complexity, model_class, table_version,
+       features, rules, provider_key, model_id, region, benchmark_provider,
+       methodology, actual, baseline, pricing, -amount, uncollected, input_tokens, output_tokens, cached_input_tokens,
+       latency_ms, excerpt, entry_id, created_at from v),
+   lo as (
+     insert into learning_outbox (call_id, tenant_id, project_id, provider_key, model_id, model_class, request, response,
+       input_tokens, output_tokens, latency_ms, created_at)
+     select call_id, tenant_id, project_id, provider_key, model_id, model_class, request, response,
+       input_tokens, output_tokens, latency_ms, created_at from v),
+   ps as (
+     insert into project_spend (project_id, month, tenant_id, spent_micros)
+     select * from unnest(${$(1)}::uuid[], ${$(2)}::date[], ${$(3)}::uuid[], ${$(4)}::int8[])
+     on conflict (project_id, month) do update set spent_micros = project_spend.spent_micros + excluded.spent_micros),
+   eo as (
+     insert into event_outbox (tenant_id, project_id, frame, tenant_wide, created_at)
+     select tenant_id, project_id, frame, tenant_wide, created_at
+       from jsonb_to_recordset(${$(5)}::jsonb) as e(tenant_id uuid, project_id uuid, frame jsonb, tenant_wide bool, created_at timestamptz))`;
+}
+
+/** Locking path: $1–$6 the new chain heads, $7 the batch's time, then the rows. */
+export const WRITE = namedStatement(
+  'sb_settle_write',
+  `with w as (
+     update wallets w set balance_micros = v.balance, reserved_micros = v.reserved, ledger_seq = v.seq,
+            last_seal_hash = v.seal, auto_topup_armed = v.armed, updated_at = $7
+       from unnest($1::uuid[], $2::int8[], $3::int8[], $4::int8[], $5::text[], $6::bool[]) as v(tenant_id, balance, reserved, seq, seal, armed)
+      where w.tenant_id = v.tenant_id),
+   ${rowsSql(8)}
+   select 1`,
+);
+
+/**
+ * Fast path, one autocommit statement: the claim ($1–$5, $3 the time), the chain heads computed
+ * from the heads this process last wrote ($6–$12), applied only where the wallet still has that
+ * head, covers the batch's debits without counting any release, and crosses no auto-top-up
+ * threshold; then the rows ($15…). sb_settle_check aborts the whole statement unless every
+ * wallet ($13) and every per-call hold ($14) was taken: the batch then goes the locking path.
+ */
+export const FAST = namedStatement(
+  'sb_settle_fast',
+  `with ${claimSql({ call: 'r.tenant_id, case when r.released_at is null then r.amount_micros else 0 end as rel', lease: 'r.id, r.tenant_id, v.used as rel' })},
+   rel as (
+     select tenant_id, sum(rel)::int8 as rel
+       from (select tenant_id, rel from c union all select tenant_id, rel from l) x group by tenant_id),
+   w as (
+     update wallets w set balance_micros = h.balance, reserved_micros = w.reserved_micros - coalesce(rel.rel, 0),
+            ledger_seq = h.seq, last_seal_hash = h.seal, updated_at = $3
+       from unnest($6::uuid[], $7::int8[], $8::int8[], $9::text[], $10::int8[], $11::int8[], $12::int8[])
+              as h(tenant_id, balance, seq, seal, expected_seq, expected_balance, debit)
+            left join rel on rel.tenant_id = h.tenant_id
+      where w.tenant_id = h.tenant_id and w.ledger_seq = h.expected_seq and w.balance_micros = h.expected_balance
+        and w.balance_micros - w.reserved_micros >= h.debit
+        and (w.auto_topup_threshold_micros is null or not w.auto_topup_armed or h.balance >= w.auto_topup_threshold_micros)
+     returning w.tenant_id),
+   ${rowsSql(15)}
+   select sb_settle_check((select count(*) from w) = $13 and (select count(*) from c) = $14) as ok,
+          (select coalesce(array_agg(id), '{}') from l) as leases`,
+);
+
+/** A JSON string value (RFC 8259) or null; bigints and numbers as their decimal text. */
+const j = (x: string | bigint | number | boolean | null | undefined): string =>
+  x === null || x === undefined ? 'null' : typeof x === 'string' ? JSON.stringify(x) : typeof x === 'bigint' ? `"${x}"` : String(x);
+
+/**
+ * The rows' parameters, in rowsSql's order: the settled calls (one JSON array of objects), the
+ * monthly spend (4 arrays), the events (one JSON array of objects).
+ */
+export function rowParams(planned: Planned[]): unknown[] {
+  const calls: string[] = [];
+  const spend = new Map<string, { project: string; month: string; tenant: string; micros: bigint }>();
+  const events: string[] = [];
+  for (const p of planned) {
+    const input = p.item.input;
+    const v = callLogValues(input, p.item.at);
+    const r = input.routing;
+    calls.push(
+      // A prompt may hold what PostgreSQL cannot store (NUL, a lone surrogate): replaced, never a failed settlement.
+      jsonForPg(
+      `{"entry_id":${j(p.entryId)},"tenant_id":${j(input.tenantId)},"project_id":${j(input.projectId)},"seq":${j(p.seq)},` +
+        `"amount":${j(-p.debit)},"balance_after":${j(p.balanceAfter)},"model_id":${j(p.item.model.id)},"provider_key":${j(input.provider)},` +
+        `"benchmark_provider":${j(input.benchmarkProvider)},"methodology":${j(p.item.sv.methodologyVersion)},"actual":${j(p.item.cost)},` +
+        `"baseline":${j(p.item.sv.baselineCostMicros)},"pricing":${j(p.item.sv.pricingVersion)},"call_id":${j(input.callId)},` +
+        `"seal":${j(p.sealHash)},"prev":${j(p.prevHash)},"created_at":${j(p.createdAt)},"key_id":${j(input.keyId)},` +
+        `"parent_call_id":${j(input.parentCallId)},"attempt":${j(v.attempt)},"escalated":${j(input.escalated ?? false)},` +
+        `"channel":${j(input.channel)},"client_shape":${j(input.clientShape)},"stream":${j(input.stream)},` +
+        `"conversation_id":${j(input.conversationId)},"task_family":${j(r?.taskFamily)},"complexity":${j(r?.complexity)},` +
+        `"model_class":${j(input.modelClass)},"table_version":${j(r?.tableVersion)},"features":${v.routingFeatures ?? 'null'},` +
+        `"rules":${v.routingRules},"region":${j(input.region)},"uncollected":${j(p.item.cost - p.debit)},` +
+        `"input_tokens":${j(input.usage.inputTokens)},"output_tokens":${j(input.usage.outputTokens)},` +
+        `"cached_input_tokens":${j(input.usage.cachedInputTokens)},"latency_ms":${j(Math.round(input.latencyMs))},` +
+        `"excerpt":${j(v.excerpt)},"request":${jsonWithBigints(input.request)},"response":${jsonWithBigints(input.response)}}`,
+      ),
+    );
+    const month = monthStartUtc(p.item.at);
+    const k = `${input.projectId}:${month}`;
+    const sp = spend.get(k);
+    if (sp) sp.micros += p.debit;
+    else spend.set(k, { project: input.projectId, month, tenant: input.tenantId, micros: p.debit });
+    for (const e of input.events?.({ costMicros: p.item.cost, savings: p.item.sv }) ?? []) {
+      events.push(
+        `{"tenant_id":${j(e.frame.tenantId)},"project_id":${j(e.frame.projectId)},"frame":${JSON.stringify(e.frame)},` +
+          `"tenant_wide":${j(e.tenantWide)},"created_at":${j(p.createdAt)}}`,
+      );
+    }
+  }
+  const sp = [...spend.values()];
+  return [`[${calls.join(',')}]`, sp.map((x) => x.project), sp.map((x) => x.month), sp.map((x) => x.tenant), sp.map((x) => x.micros), `[${events.join(',')}]`];
+}
+
+function savedOf(benchmarkProvider: ProviderKey | null, sv: Savings): SettledSavings | null {
+  return benchmarkProvider !== null && sv.baselineCostMicros !== null && sv.tokensSavedMicros !== null
+    ? {
+        benchmarkProvider,
+        baselineCostMicros: sv.baselineCostMicros,
+        tokensSavedMicros: sv.tokensSavedMicros,
+        percentSavedBps: sv.percentSavedBps,
+        methodologyVersion: sv.methodologyVersion,
+        pricingVersion: sv.pricingVersion,
+      }
+    : null;
+}
+
+export function settledOf(it: Item, p: Planned): SettledCall {
+  return {
+    callId: it.input.callId,
+    ledgerEntryId: p.entryId,
+    costMicros: it.cost,
+    debitedMicros: p.debit,
+    uncollectedMicros: it.cost - p.debit,
+    savings: savedOf(it.input.benchmarkProvider, it.sv),
+    balanceAfterMicros: p.balanceAfter,
+    duplicate: false,
+  };
+}
+
+/** The settlement a call already has (its AI_USAGE entry), reported as a duplicate. */
+export async function previousSettlement(tx: Tx, input: SettlementInput): Promise<SettledCall> {
+  const row = await tx
+    .selectFrom('ledger_entries as l')
+    .innerJoin('call_logs as c', 'c.id', 'l.call_id')
+    .select([
+      'l.id',
+      'l.amount_micros',
+      'l.balance_after_micros',
+      'l.benchmark_provider',
+      'l.baseline_cost_usd_micros',
+      'l.actual_cost_usd_micros',
+      'l.benchmark_methodology_version',
+      'l.benchmark_pricing_version',
+      'c.uncollected_micros',
+    ])
+    .where('l.call_id', '=', input.callId)
+    .where('l.tenant_id', '=', input.tenantId)
+    .where('l.event_type', '=', 'AI_USAGE')
+    .executeTakeFirst();
+  if (!row) throw new Error(`call ${input.callId} is marked settled but has no AI_USAGE entry`);
+  const cost = row.actual_cost_usd_micros ?? -row.amount_micros;
+  let saved: SettledSavings | null = null;
+  if (row.benchmark_provider && isProviderKey(row.benchmark_provider) && row.baseline_cost_usd_micros !== null) {
+    const tokensSavedMicros = row.baseline_cost_usd_micros - cost;
+    saved = {
+      benchmarkProvider: row.benchmark_provider,
+      baselineCostMicros: row.baseline_cost_usd_micros,
+      tokensSavedMicros,
+      percentSavedBps: row.baseline_cost_usd_micros === 0n ? null : roundBps(tokensSavedMicros, row.baseline_cost_usd_micros),
+      methodologyVersion: row.benchmark_methodology_version ?? '',
+      pricingVersion: row.benchmark_pricing_version ?? '',
+    };
+  }
+  return {
+    callId: input.callId,
+    ledgerEntryId: row.id,
+    costMicros: cost,
+    debitedMicros: -row.amount_micros,
+    uncollectedMicros: row.uncollected_micros,
+    savings: saved,
+    balanceAfterMicros: row.balance_after_micros,
+    duplicate: true,
+  };
+}
+
+/** Same rounding as core/pricing savings(): to nearest, halves away from zero. */
+function roundBps(saved: bigint, baseline: bigint): bigint {
+  const n = saved * 10_000n;
+  const a = n < 0n ? -n : n;
+  const q = (2n * a + baseline) / (2n * baseline);
+  return n < 0n ? -q : q;
+}
