@@ -9,6 +9,8 @@ import { apiErrorHandler, sendApiError, toAppError } from './errors.ts';
 import { renderProxyError, shapeForUrl } from './proxy/scope.ts';
 import type { App, RouteModule } from './api/common.ts';
 import { registerWebApp } from './web/web-app.ts';
+import { registerOpenApi } from './web/openapi.ts';
+import pkg from '../../package.json' with { type: 'json' };
 
 import signup from './api/auth/signup.route.ts';
 import login from './api/auth/login.route.ts';
@@ -52,6 +54,8 @@ import tenant from './api/tenant/tenant.route.ts';
 import invites from './api/members/invites.route.ts';
 import integrationSetup from './api/integrations/setup.route.ts';
 import deviceAuth from './api/auth/device.route.ts';
+
+const PACKAGE_VERSION: string = pkg.version;
 
 const API_ROUTES: RouteModule[] = [
   signup,
@@ -135,6 +139,8 @@ export async function buildServer(s: Services, scopes: Scope[] = []): Promise<Ap
     for (const m of [r.method].flat()) if (m !== 'HEAD') routeList.push({ method: m, url: r.url });
   });
   app.decorate('routeList', routeList);
+  // Before any route: the generator collects routes as they are registered.
+  await registerOpenApi(app, PACKAGE_VERSION);
 
   await app.register(async (api: App) => {
     // Cookies belong to the /api session routes only: registered here, the plugin's onRequest and

@@ -43,6 +43,10 @@ export function Shell() {
               </li>
             ))}
           </ul>
+          {/* Outside the app: the server's API reference (Swagger UI over /openapi.json). */}
+          <a className="api-ref" href="/docs/">
+            API reference
+          </a>
         </nav>
         <main id="main" tabIndex={-1}>
           <Outlet />
