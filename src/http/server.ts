@@ -28,6 +28,7 @@ import wallet from './api/wallet/wallet.route.ts';
 import topup from './api/wallet/topup.route.ts';
 import ledger from './api/ledger/ledger.route.ts';
 import adminTenantLedger from './api/admin/tenant-ledger.route.ts';
+import adminMoney from './api/admin/money.route.ts';
 import adminLearningProposals from './api/admin/learning/proposals.route.ts';
 import adminLearningProposalDetails from './api/admin/learning/proposal-details.route.ts';
 import adminLearningBudget from './api/admin/learning/budget.route.ts';
@@ -74,6 +75,7 @@ const API_ROUTES: RouteModule[] = [
   topup,
   ledger,
   adminTenantLedger,
+  adminMoney,
   adminLearningProposals,
   adminLearningProposalDetails,
   adminLearningBudget,

@@ -295,6 +295,9 @@ export interface TopupsTable {
   created_at: Timestamp;
   credited_at: NullableTimestamp;
   ledger_entry_id: string | null;
+  /** The processor's payment (Stripe PaymentIntent) that refund events name. */
+  payment_ref: string | null;
+  refunded_micros: Generated<bigint>;
 }
 
 export interface ProcessorEventsTable {

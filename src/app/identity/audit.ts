@@ -28,7 +28,10 @@ export type AuditEvent =
   | 'invite_accepted'
   | 'email_verified'
   | 'device_approved'
-  | 'device_denied';
+  | 'device_denied'
+  // A platform admin's money actions (issue 14), in the admin's own chain.
+  | 'ledger_adjusted'
+  | 'topup_refunded';
 
 export interface AuditInput {
   userId: string;

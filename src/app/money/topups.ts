@@ -14,6 +14,7 @@ import { emitWalletTopup } from '../projects/stages.ts';
 import { kickOutbox } from '../events/events.ts';
 import { checkWalletThresholds } from '../events/notifications.ts';
 import type { ProcessorEvent } from '../../infra/payments/processor.ts';
+import { recordProcessorRefund } from './refunds.ts';
 
 export const AUTO_TOPUP_QUEUE = 'wallet-auto-topup';
 /** A checkout not paid within a day cannot be confirmed any more (Stripe's sessions expire the same way). */
@@ -98,7 +99,7 @@ export async function startTopup(s: Services, input: { tenantId: string; userId:
 export async function creditTopup(
   s: Services,
   ref: TopupRef,
-  opts: { event?: { processor: PaymentProcessorName; eventId: string; eventType: string }; saveMethod?: SavedMethodInput | null } = {},
+  opts: { event?: { processor: PaymentProcessorName; eventId: string; eventType: string }; saveMethod?: SavedMethodInput | null; paymentRef?: string | null } = {},
 ): Promise<CreditResult> {
   const at = s.clock.now();
   return s.db.transaction().execute(async (tx) => {
@@ -113,7 +114,7 @@ export async function creditTopup(
     }
     let q = tx
       .updateTable('topups')
-      .set({ status: 'credited', credited_at: at })
+      .set({ status: 'credited', credited_at: at, ...(opts.paymentRef ? { payment_ref: opts.paymentRef } : {}) })
       .where('status', '=', 'checkout_started');
     q = 'topupId' in ref ? q.where('id', '=', ref.topupId) : q.where('processor', '=', ref.processor).where('processor_ref', '=', ref.processorRef);
     const t = await q.returning(['id', 'tenant_id', 'amount_micros', 'kind', 'processor', 'processor_ref']).executeTakeFirst();
@@ -182,6 +183,7 @@ export async function handleProcessorEvent(s: Services, ev: ProcessorEvent): Pro
       if (!ev.paid) return { handled: 'checkout completed without payment yet' };
       const ref: TopupRef = ev.topupId ? { topupId: ev.topupId } : { processor, processorRef: ev.processorRef };
       const r = await creditTopup(s, ref, {
+        paymentRef: ev.paymentRef ?? null,
         event: { processor, eventId: ev.eventId, eventType: 'checkout_completed' },
         saveMethod: ev.customerRef ? { processor, customerRef: ev.customerRef, methodRef: ev.methodRef, label: 'Card saved at checkout' } : null,
       });
@@ -195,6 +197,13 @@ export async function handleProcessorEvent(s: Services, ev: ProcessorEvent): Pro
     case 'payment_failed':
       await failTopup(s, ev.topupId ? { topupId: ev.topupId } : { processor, processorRef: ev.processorRef }, ev.reason);
       return { handled: 'failed' };
+    case 'refunded':
+      return recordProcessorRefund(s, {
+        eventId: ev.eventId,
+        eventType: ev.type,
+        target: ev.topupId ? { topupId: ev.topupId } : { processor, paymentRef: ev.paymentRef },
+        totalRefundedMicros: ev.totalRefundedMicros,
+      });
     case 'ignored':
       return { handled: 'ignored' };
   }

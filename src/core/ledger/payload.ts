@@ -104,8 +104,9 @@ export function validateLedgerPayload(p: LedgerPayload): Result<LedgerPayload, L
     return bad('createdAt', 'createdAt must be an ISO 8601 UTC timestamp with milliseconds');
   }
   if (p.eventType === 'AI_USAGE' && p.amountMicros > 0n) return bad('amountMicros', 'AI usage is a debit (amount <= 0)');
-  if ((p.eventType === 'WALLET_TOPUP' || p.eventType === 'REFUND') && p.amountMicros <= 0n) {
-    return bad('amountMicros', `${CUSTOMER_LABELS[p.eventType]} is a credit (amount > 0)`);
-  }
+  if (p.eventType === 'WALLET_TOPUP' && p.amountMicros <= 0n) return bad('amountMicros', 'Top-up is a credit (amount > 0)');
+  // A refund returns a top-up's money to the payer's card: it leaves the wallet.
+  if (p.eventType === 'REFUND' && p.amountMicros >= 0n) return bad('amountMicros', 'Refund is a debit (amount < 0)');
+  if (p.eventType === 'ADJUSTMENT' && p.amountMicros === 0n) return bad('amountMicros', 'An adjustment moves money (amount != 0)');
   return ok(p);
 }

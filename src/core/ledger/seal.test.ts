@@ -81,8 +81,9 @@ describe('ledger payload', () => {
       assert.equal(r.ok, false, field);
       if (!r.ok) assert.equal(r.field, field);
     }
-    const refund = validateLedgerPayload(payload(1, { eventType: 'REFUND', amountMicros: -1n }));
-    assert.equal(refund.ok, false);
+    // A refund returns a top-up's money to the card: a debit.
+    assert.equal(validateLedgerPayload(payload(1, { eventType: 'REFUND', amountMicros: 1n })).ok, false);
+    assert.equal(validateLedgerPayload(payload(1, { eventType: 'REFUND', amountMicros: -1n })).ok, true);
     assert.equal(validateLedgerPayload(payload(2, { eventType: 'ADJUSTMENT', amountMicros: 7n })).ok, true);
   });
 });

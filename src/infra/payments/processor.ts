@@ -48,9 +48,13 @@ export type ProcessorEvent =
       paid: boolean;
       customerRef: string | null;
       methodRef: string | null;
+      /** The processor's payment (Stripe PaymentIntent) that refund events will name. */
+      paymentRef?: string | null;
     }
   | { kind: 'payment_succeeded'; eventId: string; processorRef: string; topupId: string | null }
   | { kind: 'payment_failed'; eventId: string; processorRef: string; topupId: string | null; reason: string }
+  /** Money returned to the payer: the cumulative amount refunded on that payment. */
+  | { kind: 'refunded'; eventId: string; type: string; paymentRef: string; topupId: string | null; totalRefundedMicros: bigint }
   | { kind: 'ignored'; eventId: string; type: string };
 
 export class WebhookSignatureError extends Error {}

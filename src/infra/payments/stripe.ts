@@ -133,6 +133,21 @@ export class StripeProcessor implements PaymentProcessor {
           paid: cs.payment_status === 'paid',
           customerRef: idOf(cs.customer),
           methodRef: null,
+          paymentRef: idOf(cs.payment_intent as string | { id: string } | null),
+        };
+      }
+      case 'charge.refunded': {
+        // amount_refunded is cumulative, so replays and reordering book nothing twice.
+        const ch = event.data.object;
+        const paymentRef = idOf(ch.payment_intent as string | { id: string } | null);
+        if (!paymentRef) return { kind: 'ignored', eventId: event.id, type: event.type };
+        return {
+          kind: 'refunded',
+          eventId: event.id,
+          type: event.type,
+          paymentRef,
+          topupId: ch.metadata?.topupId ?? null,
+          totalRefundedMicros: BigInt(ch.amount_refunded) * 10_000n,
         };
       }
       case 'payment_intent.succeeded': {

@@ -13,6 +13,7 @@ import * as m008 from './008-score-once.ts';
 import * as m009 from './009-ledger-seq-index.ts';
 import * as m010 from './010-settle-row-checks.ts';
 import * as m011 from './011-call-row-keys.ts';
+import * as m012 from './012-refunds.ts';
 import * as m013 from './013-identity-links.ts';
 import * as m014 from './014-stored-responses.ts';
 import * as m016 from './016-connectors.ts';
@@ -31,6 +32,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '009-ledger-seq-index': m009,
   '010-settle-row-checks': m010,
   '011-call-row-keys': m011,
+  '012-refunds': m012,
   '013-identity-links': m013,
   '014-stored-responses': m014,
   '016-connectors': m016,

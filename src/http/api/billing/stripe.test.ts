@@ -182,6 +182,27 @@ describe('POST /api/billing/stripe/webhook', () => {
     assert.equal(fake.seen[0].form.get('customer'), 'cus_test_123');
   });
 
+  test('charge.refunded books a REFUND once per refunded amount, found by the checkout\'s PaymentIntent', async () => {
+    const t = await newTenant(s());
+    const c = await checkout(t, '20000000');
+    const pi = `pi_refund_${c.topupId.slice(0, 8)}`;
+    assert.equal((await deliver(event(`evt_paid_${pi}`, 'checkout.session.completed', completed(c, { payment_intent: pi })))).body.data?.handled, 'credited');
+    // Stripe's charge names the PaymentIntent; amount_refunded is cumulative, in cents.
+    const charge = (cents: number) => ({ id: `ch_${pi}`, object: 'charge', payment_intent: pi, amount: 2000, amount_refunded: cents, metadata: {} });
+    const first = await deliver(event(`evt_ref1_${pi}`, 'charge.refunded', charge(500)));
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    assert.equal(first.body.data?.handled, 'refunded');
+    assert.equal((await deliver(event(`evt_ref1_${pi}`, 'charge.refunded', charge(500)))).body.data?.handled, 'already handled', 'a replayed event books nothing');
+    assert.equal((await deliver(event(`evt_ref1b_${pi}`, 'charge.refunded', charge(500)))).body.data?.handled, 'already handled', 'the same total under another id books nothing');
+    assert.equal((await deliver(event(`evt_ref2_${pi}`, 'charge.refunded', charge(1200)))).body.data?.handled, 'refunded');
+    const refunds = await s().db.selectFrom('ledger_entries').select('amount_micros').where('tenant_id', '=', t.tenantId).where('event_type', '=', 'REFUND').orderBy('seq').execute();
+    assert.deepEqual(refunds.map((r) => r.amount_micros), [-5_000_000n, -7_000_000n]);
+    assert.equal((await walletRow(s(), t.tenantId)).balance_micros, 8_000_000n);
+    const unknown = await deliver(event('evt_ref_unknown', 'charge.refunded', { ...charge(100), payment_intent: 'pi_nobody' }));
+    assert.equal(unknown.status, 200);
+    assert.equal(unknown.body.data?.handled, 'refund of an unknown payment');
+  });
+
   test('bad, missing, foreign or stale signatures are refused and credit nothing', async () => {
     const t = await newTenant(s());
     const c = await checkout(t, '3000000');
