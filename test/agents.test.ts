@@ -90,13 +90,13 @@ describe('real coding agents through Switchboard (D19)', () => {
   });
 
   describe('Claude Code', () => {
-    const claude = (cwd: string, args: string[]) =>
+    const claude = (cwd: string, args: string[], prefix = '') =>
       run(
         CLAUDE,
         ['-p', ...args],
         {
           HOME: cwd,
-          ANTHROPIC_BASE_URL: srv.url,
+          ANTHROPIC_BASE_URL: srv.url + prefix,
           ANTHROPIC_API_KEY: t.key,
           DISABLE_AUTOUPDATER: '1',
           DISABLE_TELEMETRY: '1',
@@ -111,6 +111,15 @@ describe('real coding agents through Switchboard (D19)', () => {
       const r = await ledgered(() => claude(cwd, ['Say hello in five words.']));
       assert.equal(r.code, 0, r.stderr + r.stdout);
       assert.match(r.stdout, /Here is a simulated answer to "Say hello in five words"/);
+    });
+
+    it('answers through the vendor-prefixed proxy too (its request piped through as sent)', async () => {
+      const cwd = workdir('claude');
+      const r = await ledgered(() => claude(cwd, ['Say hello in five words.'], '/v1/messages-proxy'));
+      assert.equal(r.code, 0, r.stderr + r.stdout);
+      assert.match(r.stdout, /Here is a simulated answer to "Say hello in five words"/);
+      assert.equal(srv.sim.stats.last!.search, '?beta=true');
+      assert.match(srv.sim.stats.last!.headers['anthropic-beta'] ?? '', /claude-code-/);
     });
 
     it('writes a file with its Write tool and reports the result', async () => {
