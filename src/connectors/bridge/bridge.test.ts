@@ -79,7 +79,7 @@ describe('switchboard bridge on a desktop session', () => {
     bridgeExit = new Promise((r) => bridge.on('exit', (c) => r(c)));
     const code = await until('the code on stderr', () => /enter the code ([A-Z]{4}-[A-Z]{4})/.exec(bridgeErr)?.[1]);
     await until('the code as a desktop notification', () => monitorOut.includes(`Switchboard: sign in with code ${code}`));
-    const ok = await srv.api('POST', '/api/auth/device/approve', { token: t.accessToken, body: { userCode: code } });
+    const ok = await srv.api('POST', '/api/auth/device/confirm', { token: t.accessToken, body: { userCode: code } });
     assert.equal(ok.status, 200);
     await until('the bridge to start watching', () => /watching 1 project/.test(bridgeErr), 20_000);
     await until('the greeting on the bus', () => monitorOut.includes('Switchboard bridge is on'));

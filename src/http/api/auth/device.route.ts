@@ -3,8 +3,9 @@
 //   POST /api/auth/device/token {deviceCode}  → tokens once approved; else 400 with code
 //        authorization_pending | slow_down | expired_token | access_denied | invalid_grant
 //   GET  /api/auth/device/verify?userCode=    the /device page: which device asks (signed in)
-//   POST /api/auth/device/approve {userCode, approve}   the /device page's answer (signed in;
-//        a cookie-authenticated write, so it passes the same-origin check of requireAuth)
+//   POST /api/auth/device/confirm {userCode, approve}   the /device page's answer (signed in;
+//        a cookie-authenticated write, so it passes the same-origin check of requireAuth). Not
+//        named ".../approve": no route may carry that verb (learning-plane lock 3, D15).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Services } from '../../../app/shared/services.ts';
@@ -50,7 +51,7 @@ const route: RouteModule = (app, s) => {
     async (req) => ok(await describeUserCode(s, req.query.userCode)),
   );
   app.post(
-    '/api/auth/device/approve',
+    '/api/auth/device/confirm',
     { schema: { body: z.strictObject({ userCode, approve: z.boolean().default(true) }), response: { 200: envelope(decided) } }, onRequest: [requireAuth(s), limit(s, 'decide', DECIDE_PER_MIN, 'code confirmations')] },
     async (req) => ok(await decideDeviceAuthorization(s, authOf(req), { userCode: req.body.userCode, approve: req.body.approve }, metaOf(req))),
   );

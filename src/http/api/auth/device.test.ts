@@ -47,9 +47,9 @@ describe('device authorisation', () => {
     const v = await srv.api('GET', `/api/auth/device/verify?userCode=${d.userCode.toLowerCase()}`, { token: u.accessToken });
     assert.equal(v.status, 200);
     assert.equal(v.body.data.deviceName, 'Ada’s laptop');
-    const a = await srv.api('POST', '/api/auth/device/approve', { token: u.accessToken, body: { userCode: d.userCode.replace('-', '') } });
+    const a = await srv.api('POST', '/api/auth/device/confirm', { token: u.accessToken, body: { userCode: d.userCode.replace('-', '') } });
     assert.deepEqual(a.body.data, { deviceName: 'Ada’s laptop', approved: true });
-    assert.equal((await srv.api('POST', '/api/auth/device/approve', { token: u.accessToken, body: { userCode: d.userCode } })).body.code, 'invalid_user_code', 'a code is confirmed once');
+    assert.equal((await srv.api('POST', '/api/auth/device/confirm', { token: u.accessToken, body: { userCode: d.userCode } })).body.code, 'invalid_user_code', 'a code is confirmed once');
 
     tick(16);
     const got = await poll(d.deviceCode);
@@ -84,7 +84,7 @@ describe('device authorisation', () => {
     tick(15 * 60 + 1);
     assert.equal((await poll(d.deviceCode)).body.code, 'expired_token');
     const token = (await srv.api('POST', '/api/auth/login', { body: { email: u.email, password: u.password } })).body.data.tokens.accessToken;
-    const a = await srv.api('POST', '/api/auth/device/approve', { token, body: { userCode: d.userCode } });
+    const a = await srv.api('POST', '/api/auth/device/confirm', { token, body: { userCode: d.userCode } });
     assert.equal(a.status, 400);
     assert.equal(a.body.code, 'invalid_user_code');
     assert.match(a.body.error, /start its sign-in again/);
@@ -93,7 +93,7 @@ describe('device authorisation', () => {
   test('a denied code answers access_denied; unknown codes are refused', async () => {
     const u = await signupTenant(srv, 'deny');
     const d = await start('Not mine');
-    const a = await srv.api('POST', '/api/auth/device/approve', { token: u.accessToken, body: { userCode: d.userCode, approve: false } });
+    const a = await srv.api('POST', '/api/auth/device/confirm', { token: u.accessToken, body: { userCode: d.userCode, approve: false } });
     assert.deepEqual(a.body.data, { deviceName: 'Not mine', approved: false });
     assert.equal((await poll(d.deviceCode)).body.code, 'access_denied');
     assert.equal((await poll('nope'.repeat(10))).body.code, 'invalid_grant');
@@ -107,7 +107,7 @@ describe('device authorisation', () => {
     const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
     const d = await start('Cookie laptop');
     const approve = (origin: string) =>
-      fetch(`${srv.url}/api/auth/device/approve`, { method: 'POST', headers: { 'content-type': 'application/json', cookie, origin }, body: JSON.stringify({ userCode: d.userCode }) });
+      fetch(`${srv.url}/api/auth/device/confirm`, { method: 'POST', headers: { 'content-type': 'application/json', cookie, origin }, body: JSON.stringify({ userCode: d.userCode }) });
     const evil = await approve('https://evil.example');
     assert.equal(evil.status, 403);
     assert.equal((await evil.json()).code, 'cross_site');
@@ -116,7 +116,7 @@ describe('device authorisation', () => {
 
     const pat = await srv.api('POST', '/api/users/me/tokens', { token: u.accessToken, body: { name: 'cli' } });
     const d2 = await start('PAT laptop');
-    const r = await srv.api('POST', '/api/auth/device/approve', { token: pat.body.data.token, body: { userCode: d2.userCode } });
+    const r = await srv.api('POST', '/api/auth/device/confirm', { token: pat.body.data.token, body: { userCode: d2.userCode } });
     assert.equal(r.status, 403);
   });
 });

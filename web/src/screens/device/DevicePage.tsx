@@ -1,6 +1,6 @@
 // /device (D14): a signed-in user confirms the code a device shows (the desktop bridge's device
 // authorisation, RFC 8628). ?code= from the device's link fills the form and checks it at once.
-// Reads GET /api/auth/device/verify, answers POST /api/auth/device/approve.
+// Reads GET /api/auth/device/verify, answers POST /api/auth/device/confirm.
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { api, qs } from '../../api/client.ts';
@@ -47,7 +47,7 @@ export default function DevicePage() {
     setError('');
     setBusy(true);
     try {
-      const r = await api<{ deviceName: string; approved: boolean }>('POST', '/api/auth/device/approve', { userCode: request.userCode, approve });
+      const r = await api<{ deviceName: string; approved: boolean }>('POST', '/api/auth/device/confirm', { userCode: request.userCode, approve });
       setStep({ kind: 'done', deviceName: r.deviceName, approved: r.approved });
     } catch (e) {
       setError(describeError(e));
