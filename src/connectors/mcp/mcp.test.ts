@@ -162,7 +162,7 @@ describe('switchboard mcp over stdio', () => {
   });
 
   test('the package bin runs the built bundle: `switchboard mcp` speaks MCP on stdout and nothing else', async () => {
-    execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'ignore' });
+    execFileSync('npm', ['run', 'build:server', '--silent'], { cwd: ROOT, stdio: 'ignore' });
     const p = spawn(process.execPath, ['bin/switchboard.js', 'mcp'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', SWITCHBOARD_URL: srv.url, SWITCHBOARD_API_KEY: t.key }, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     p.stdout.on('data', (d) => (out += d));
