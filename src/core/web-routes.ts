@@ -10,6 +10,8 @@ export const APP_ROUTES = [
   '/billing',
   '/settings/ledger',
   '/device',
+  '/admin/learning',
+  '/admin/learning/budget',
   '/login',
   '/signup',
   '/forgot-password',
