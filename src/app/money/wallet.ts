@@ -9,20 +9,20 @@
 // reservation row under the wallet lock; release, sweep and settlement claim the reservation and
 // then touch the wallet. One order means no deadlock between any two of them, and different
 // tenants never share a lock.
-import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import { mapPerServices, type Services } from '../shared/services.ts';
-import type { Db, Executor, Tx } from '../../store/db.ts';
-import { jsonForPg, textForPg } from '../../store/pg-text.ts';
+import type { Tx } from '../../store/db.ts';
+import { textForPg } from '../../store/pg-text.ts';
 import { appError } from '../../core/errors.ts';
 import { isProviderKey, type ProviderKey } from '../../core/providers.ts';
 import type { ModelClass } from '../../core/model-class.ts';
 import type { ClientShape, Usage } from '../../core/canonical/types.ts';
 import type { Layer1Decision } from '../../core/routing/layer1.ts';
 import type { Savings } from '../../core/pricing/index.ts';
-import { jsonWithBigints, monthStartUtc } from '../../core/money.ts';
 import type { EventFrame } from '../../infra/bus/bus.ts';
 import type { Admitted } from './admission.ts';
+import { callContextRow, insertFailedCallLog, recordQaScores, releaseIn, reserveRow } from './wallet.repo.ts';
+// The wallet's statements live in wallet.repo.ts; these two are part of the wallet's surface.
+export { recordQaScores, releaseIn } from './wallet.repo.ts';
 
 /** A worst-case hold on the wallet for one call attempt; its id is the attempt's call id. */
 export interface Reservation {
@@ -157,10 +157,7 @@ export async function reserve(s: Services, input: ReserveInput): Promise<Reserva
   const at = s.clock.now();
   let result: string | undefined;
   try {
-    const r = await sql<{ result: string }>`
-      select sb_reserve(${input.callId}::uuid, ${input.tenantId}::uuid, ${input.projectId}::uuid,
-                        ${input.amountMicros}::bigint, ${at}::timestamptz, ${monthStartUtc(at)}::date) as result`.execute(s.db);
-    result = r.rows[0]?.result;
+    result = await reserveRow(s.db, input, at);
   } catch (e) {
     if (pgCode(e) === UNIQUE_VIOLATION) throw appError('conflict', `Call ${input.callId} already has a reservation`);
     throw e;
@@ -181,18 +178,6 @@ export function holdRefused(fn: string, result: string | undefined): Error {
     default:
       return new Error(`${fn} returned ${String(result)}`);
   }
-}
-
-/** One statement: end the hold (reservation row, then wallet). No-op unless still reserved. */
-export async function releaseIn(db: Db | Tx, tenantId: string, reservationId: string, at: Date): Promise<boolean> {
-  const r = await sql`
-    with r as (
-      update reservations set status = 'released', released_at = ${at}
-       where id = ${reservationId} and tenant_id = ${tenantId} and status = 'reserved'
-      returning amount_micros)
-    update wallets w set reserved_micros = w.reserved_micros - r.amount_micros, updated_at = ${at}
-      from r where w.tenant_id = ${tenantId}`.execute(db);
-  return (r.numAffectedRows ?? 0n) > 0n;
 }
 
 /** Failure path: release the hold, debit nothing. Idempotent (a second call, or one after settlement or a sweep, does nothing). */
@@ -238,17 +223,7 @@ export async function recordFailedCall(s: Services, input: FailedCallInput): Pro
   const v = callLogValues(input, at);
   await s.db.transaction().execute(async (tx) => {
     if (input.reservation && !input.reservation.admitted) await releaseIn(tx, input.tenantId, input.reservation.id, at);
-    await sql`
-      insert into call_logs (id, tenant_id, project_id, key_id, parent_call_id, attempt, escalated, status, error_code,
-        channel, client_shape, stream, conversation_id, task_family, complexity, model_class, routing_table_version,
-        routing_features, routing_rules, provider_key, model_id, region, benchmark_provider, latency_ms, prompt_excerpt, created_at)
-      values (${input.callId}, ${input.tenantId}, ${input.projectId}, ${input.keyId}, ${input.parentCallId ?? null},
-        ${v.attempt}, ${input.escalated ?? false}, 'failed', ${input.errorCode}, ${input.channel}, ${input.clientShape},
-        ${input.stream}, ${textForPg(input.conversationId ?? null)}, ${input.routing?.taskFamily ?? null}, ${input.routing?.complexity ?? null},
-        ${input.modelClass ?? null}, ${input.routing?.tableVersion ?? null}, ${v.routingFeatures}::jsonb, ${v.routingRules}::jsonb,
-        ${input.provider ?? null}, ${input.model ?? null}, ${input.region ?? null}, ${input.benchmarkProvider ?? null},
-        ${Math.round(input.latencyMs)}, ${v.excerpt}, ${at})
-      on conflict (id) do nothing`.execute(tx);
+    await insertFailedCallLog(tx, input, v, at);
     if (input.extra) await input.extra(tx, null);
   });
   // The admission budget forgets the call's worst case once its failure is on record.
@@ -262,24 +237,6 @@ export async function recordFailedCall(s: Services, input: FailedCallInput): Pro
  */
 export async function recordQaScore(s: Services, input: { tenantId: string; callId: string; qa: Record<string, unknown> }): Promise<void> {
   await recordQaScores(s.db, s.clock.now(), [input]);
-}
-
-/**
- * A batch of QA scores in one statement (the scorer's whole batch: one round trip and one plan
- * instead of one per call). Every call gets `qa_scored_at`; a call whose `qa` is null (it could
- * not be scored) keeps its columns otherwise untouched, as before.
- */
-export async function recordQaScores(ex: Executor, at: Date, items: Array<{ tenantId: string; callId: string; qa: Record<string, unknown> | null }>): Promise<void> {
-  if (items.length === 0) return;
-  const ids = items.map((i) => i.callId);
-  const tenants = items.map((i) => i.tenantId);
-  // Reasons may quote model output holding what jsonb refuses (store/pg-text.ts): one such score
-  // must not fail the scorer's whole batch again and again.
-  const qas = items.map((i) => (i.qa === null ? null : jsonForPg(jsonWithBigints(i.qa))));
-  await sql`
-    with v as (select * from unnest(${ids}::uuid[], ${tenants}::uuid[], ${qas}::jsonb[]) as v(call_id, tenant_id, qa)),
-    c as (update call_logs c set qa = coalesce(v.qa, c.qa), qa_scored_at = ${at} from v where c.id = v.call_id and c.tenant_id = v.tenant_id)
-    update ledger_entries l set qa = v.qa from v where v.qa is not null and l.call_id = v.call_id and l.tenant_id = v.tenant_id and l.event_type = 'AI_USAGE'`.execute(ex);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -315,14 +272,7 @@ export async function loadCallContext(s: Services, ids: { tenantId: string; proj
   const now = s.clock.now().getTime();
   const hit = cache.get(key);
   if (!opts.fresh && hit && now - hit.at < CALL_CONTEXT_TTL_MS) return hit.ctx;
-  const row = await s.db
-    .selectFrom('projects as p')
-    .innerJoin('tenants as t', 't.id', 'p.tenant_id')
-    .select(['p.id', 'p.name', 'p.quality_floor', 'p.monthly_budget_micros', 'p.region', 'p.stage', 'p.benchmark_override', 't.baseline_provider_key'])
-    .where('p.id', '=', ids.projectId)
-    .where('p.tenant_id', '=', ids.tenantId)
-    .where('p.deleted_at', 'is', null)
-    .executeTakeFirst();
+  const row = await callContextRow(s.db, ids);
   if (!row) throw appError('not_found', 'Project not found');
   const override = isProviderKey(row.benchmark_override) ? row.benchmark_override : null;
   const baseline = isProviderKey(row.baseline_provider_key) ? row.baseline_provider_key : null;
