@@ -23,6 +23,7 @@ import { coding2, writing2 } from './voices-coding-writing.ts';
 import { dataAnalysis2, math2, research2 } from './voices-research-data-math.ts';
 import { conversation2, extraction2, summarization2, translation2 } from './voices-sum-tra-ext-con.ts';
 import * as mixed from './voices-mixed.ts';
+import * as apps from './voices-apps.ts';
 import type { FamilyItems, Item } from './types.ts';
 
 const join = (...batches: FamilyItems[]): FamilyItems => ({
@@ -32,18 +33,18 @@ const join = (...batches: FamilyItems[]): FamilyItems => ({
 });
 
 const ITEMS: Record<TaskFamily, FamilyItems> = {
-  coding: join(coding, coding2, mixed.coding3),
-  writing: join(writing, writing2, mixed.writing3),
-  research: join(research, research2, mixed.research3),
-  'data-analysis': join(dataAnalysis, dataAnalysis2, mixed.dataAnalysis3),
-  math: join(math, math2, mixed.math3),
-  summarization: join(summarization, summarization2, mixed.summarization3),
-  translation: join(translation, translation2, mixed.translation3),
-  extraction: join(extraction, extraction2, mixed.extraction3),
-  conversation: join(conversation, conversation2, mixed.conversation3),
+  coding: join(coding, coding2, mixed.coding3, apps.coding4),
+  writing: join(writing, writing2, mixed.writing3, apps.writing4),
+  research: join(research, research2, mixed.research3, apps.research4),
+  'data-analysis': join(dataAnalysis, dataAnalysis2, mixed.dataAnalysis3, apps.dataAnalysis4),
+  math: join(math, math2, mixed.math3, apps.math4),
+  summarization: join(summarization, summarization2, mixed.summarization3, apps.summarization4),
+  translation: join(translation, translation2, mixed.translation3, apps.translation4),
+  extraction: join(extraction, extraction2, mixed.extraction3, apps.extraction4),
+  conversation: join(conversation, conversation2, mixed.conversation3, apps.conversation4),
 };
-/** Rows per family × complexity cell: 27 cells × 128 = 3,456 training rows. */
-const ROWS_PER_CELL = 128;
+/** Rows per family × complexity cell: 27 cells × 136 = 3,672 training rows. */
+const ROWS_PER_CELL = 136;
 const SHAPES = ['openai', 'anthropic', 'gemini'] as const;
 type Shape = (typeof SHAPES)[number];
 const OUT = new URL('../../data/routing/train.jsonl', import.meta.url);
@@ -125,8 +126,9 @@ function fill(text: string, r: Rand): string {
 
 interface Turn { role: 'user' | 'assistant'; text: string }
 
-function turnsOf(item: Item): { turns: Turn[]; language: string; json: boolean } {
-  const texts = typeof item === 'string' ? [item] : [...item];
+function turnsOf(item: Item): { turns: Turn[]; language: string; json: boolean; sys?: string } {
+  if (typeof item === 'object' && 'sys' in item) return { ...turnsOf(item.turns), sys: item.sys };
+  const texts = typeof item === 'string' ? [item] : [...(item as readonly string[])];
   let language = 'en';
   let json = false;
   const turns = texts.map((t, i): Turn => {
@@ -148,7 +150,7 @@ function turnsOf(item: Item): { turns: Turn[]; language: string; json: boolean }
 interface Built { shape: Shape; persona: Persona; request: Record<string, unknown> }
 
 function build(item: Item, family: TaskFamily, complexity: Complexity, r: Rand, shape: Shape): Built & { language: string } {
-  const { turns, language, json } = turnsOf(item);
+  const { turns, language, json, sys } = turnsOf(item);
   // A page of pasted text or a longer table does not make a task harder: some low and medium
   // rows get them, so length alone never decides.
   const lengthen = complexity === 'low' ? 0.2 : complexity === 'medium' ? 0.35 : 0;
@@ -160,7 +162,7 @@ function build(item: Item, family: TaskFamily, complexity: Complexity, r: Rand, 
   }
   const last = turns[turns.length - 1];
   // People's own framing, only where it reads naturally (English, one-turn, not starting with paste).
-  if (language === 'en' && turns.length === 1 && !last.text.startsWith('```')) {
+  if (language === 'en' && turns.length === 1 && !sys && !last.text.startsWith('```')) {
     if (r() < 0.22) last.text = pick(r, LEAD_INS) + last.text.charAt(0).toLowerCase() + last.text.slice(1);
     if (r() < 0.18 && !last.text.includes('\n')) last.text += pick(r, SIGN_OFFS);
     if (r() < 0.1 && family !== 'translation') last.text += pick(r, FORMAT_HINTS);
@@ -170,7 +172,16 @@ function build(item: Item, family: TaskFamily, complexity: Complexity, r: Rand, 
     turns.unshift({ role: 'user', text: u }, { role: 'assistant', text: a });
   }
   const roll = r();
-  const persona = roll < 0.35 ? pick(r, FAMILY_PERSONAS[family]) : pick(r, GENERIC_PERSONAS);
+  // An app's persona usually fits the work, but not always: a coding assistant is asked for an
+  // email, a tutor for a translation. Some rows get another family's persona so the system prompt
+  // is evidence, not the answer.
+  const persona: Persona = sys
+    ? { id: 'task-in-system-prompt', system: fill(sys, r) }
+    : roll < 0.22
+      ? pick(r, FAMILY_PERSONAS[family])
+      : roll < 0.34
+        ? pick(r, FAMILY_PERSONAS[pick(r, TASK_FAMILIES)])
+        : pick(r, GENERIC_PERSONAS);
   const system = persona.system;
   // Split the newest message into instruction and pasted material, as clients that send parts do.
   const splitLast = (text: string): string[] => {

@@ -182,6 +182,10 @@ CUE_SLOTS.forEach((slot, i) => {
 function countCue(slots: number[] | undefined, ns: number, t: Tally): void {
   if (!slots) return;
   for (const i of slots) {
+    if (ns === NS_SYSTEM) {
+      t.systemCues[i]++;
+      continue;
+    }
     t.cues[i]++;
     if (ns === NS_INSTR) t.instrCues[i]++;
   }
@@ -216,6 +220,8 @@ interface Tally {
   /** Cue words per slot (lexicon.ts): anywhere in the newest user message, and in its instruction. */
   cues: Int32Array;
   instrCues: Int32Array;
+  /** Cue words in the system prompt, where apps often put the task itself. */
+  systemCues: Int32Array;
 }
 
 const MODE_MAIN = 0;
@@ -380,6 +386,15 @@ function scanWords(s: string, from: number, to: number, mode: number, sink: Feat
 
 function emitWord(wh: number, ns: number, main: boolean, hasPrev: boolean, prev: number, sink: FeatureSink, t: Tally): void {
   sink.add(ns, bucket(wh));
+  if (ns === NS_SYSTEM) {
+    if (CUE_FILTER[wh & CUE_MASK] !== 0) countCue(CUE_WORDS.get(wh), ns, t);
+    if (hasPrev) {
+      const bh = mix(prev ^ SEED_BI, wh);
+      sink.add(ns, bucket(bh));
+      if (CUE_FILTER[bh & CUE_MASK] !== 0) countCue(CUE_WORDS.get(bh), ns, t);
+    }
+    return;
+  }
   if (!main) return;
   if (CUE_FILTER[wh & CUE_MASK] !== 0) countCue(CUE_WORDS.get(wh), ns, t);
   if (hasPrev) {
@@ -514,6 +529,7 @@ export function extractFeatures(req: CanonicalRequest, sink: FeatureSink): Struc
     lastCount: 0,
     cues: new Int32Array(CUE_SLOTS.length),
     instrCues: new Int32Array(CUE_SLOTS.length),
+    systemCues: new Int32Array(CUE_SLOTS.length),
   };
 
   let newest = -1;
@@ -615,6 +631,7 @@ export function extractFeatures(req: CanonicalRequest, sink: FeatureSink): Struc
   for (let i = 0; i < CUE_SLOTS.length; i++) {
     if (t.cues[i] > 0) add(`cue:${CUE_SLOTS[i]}`, bin(t.cues[i], [1, 2, 4, 8]));
     if (t.instrCues[i] > 0) add(`icue:${CUE_SLOTS[i]}`, bin(t.instrCues[i], [1, 2, 4]));
+    if (t.systemCues[i] > 0) add(`scue:${CUE_SLOTS[i]}`, bin(t.systemCues[i], [1, 2, 4]));
   }
   add('images', bin(images, [1, 3]));
   // Crosses a linear model cannot form by itself: a long prompt means different things with
