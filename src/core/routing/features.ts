@@ -18,11 +18,11 @@ export const HASH_BITS = 16;
 export const HASH_MASK = (1 << HASH_BITS) - 1;
 
 /** Characters of the newest user message read from its start and from its end. */
-export const HEAD_WINDOW = 1536;
-export const TAIL_WINDOW = 512;
+export const HEAD_WINDOW = 1024;
+export const TAIL_WINDOW = 384;
 /** Characters of the newest user message read for character n-grams (start, then end). */
-export const CHAR_HEAD = 256;
-export const CHAR_TAIL = 128;
+export const CHAR_HEAD = 160;
+export const CHAR_TAIL = 64;
 /** Characters read from the start of the system prompt. */
 export const SYSTEM_WINDOW = 512;
 /** Characters read from the start of each earlier message, and from all of them together. */
@@ -178,6 +178,26 @@ CUE_SLOTS.forEach((slot, i) => {
     CUE_FILTER[h & CUE_MASK] = 1;
   }
 });
+
+const CUE_NAMES = CUE_SLOTS.map((slot) => `cue:${slot}`);
+const ICUE_NAMES = CUE_SLOTS.map((slot) => `icue:${slot}`);
+const SCUE_NAMES = CUE_SLOTS.map((slot) => `scue:${slot}`);
+
+/** Structural buckets are few and fixed: hash each name=value once, not on every call. */
+const STRUCT_CACHE = new Map<string, Map<number | string, number>>();
+function cachedStructBucket(name: string, value: number | string): number {
+  let byValue = STRUCT_CACHE.get(name);
+  if (!byValue) {
+    byValue = new Map();
+    STRUCT_CACHE.set(name, byValue);
+  }
+  let b = byValue.get(value);
+  if (b === undefined) {
+    b = structBucket(name, value);
+    byValue.set(value, b);
+  }
+  return b;
+}
 
 function countCue(slots: number[] | undefined, ns: number, t: Tally): void {
   if (!slots) return;
@@ -610,7 +630,7 @@ export function extractFeatures(req: CanonicalRequest, sink: FeatureSink): Struc
   const toolCount = req.tools?.length ?? 0;
   const messageCount = req.messages.length;
 
-  const add = (name: string, value: number | string): void => sink.add(NS_STRUCT, structBucket(name, value));
+  const add = (name: string, value: number | string): void => sink.add(NS_STRUCT, cachedStructBucket(name, value));
   add('bias', 1);
   const tokenBin = bin(promptTokens, TOKEN_EDGES);
   const charBin = bin(n, CHAR_EDGES);
@@ -629,17 +649,17 @@ export function extractFeatures(req: CanonicalRequest, sink: FeatureSink): Struc
   add('json', jsonRequested ? 1 : 0);
   add('tools', bin(toolCount, [1, 3]));
   for (let i = 0; i < CUE_SLOTS.length; i++) {
-    if (t.cues[i] > 0) add(`cue:${CUE_SLOTS[i]}`, bin(t.cues[i], [1, 2, 4, 8]));
-    if (t.instrCues[i] > 0) add(`icue:${CUE_SLOTS[i]}`, bin(t.instrCues[i], [1, 2, 4]));
-    if (t.systemCues[i] > 0) add(`scue:${CUE_SLOTS[i]}`, bin(t.systemCues[i], [1, 2, 4]));
+    if (t.cues[i] > 0) add(CUE_NAMES[i], bin(t.cues[i], [1, 2, 4, 8]));
+    if (t.instrCues[i] > 0) add(ICUE_NAMES[i], bin(t.instrCues[i], [1, 2, 4]));
+    if (t.systemCues[i] > 0) add(SCUE_NAMES[i], bin(t.systemCues[i], [1, 2, 4]));
   }
   add('images', bin(images, [1, 3]));
   // Crosses a linear model cannot form by itself: a long prompt means different things with
   // code, with a table, or as a short question after pasted text.
-  add('tokens×fences', `${tokenBin}:${fences > 0 ? 1 : 0}`);
-  add('tokens×tables', `${tokenBin}:${t.tableLines > 2 ? 1 : 0}`);
-  add('tokens×instr', `${tokenBin}:${bin(n, [60, 400])}`);
-  add('turns×tokens', `${Math.min(userTurns, 3)}:${tokenBin}`);
+  add('tokens×fences', tokenBin * 10 + (fences > 0 ? 1 : 0));
+  add('tokens×tables', tokenBin * 10 + (t.tableLines > 2 ? 1 : 0));
+  add('tokens×instr', tokenBin * 10 + bin(n, [60, 400]));
+  add('turns×tokens', Math.min(userTurns, 3) * 10 + tokenBin);
 
   return {
     promptTokens,
