@@ -24,6 +24,8 @@ import { dataAnalysis2, math2, research2 } from './voices-research-data-math.ts'
 import { conversation2, extraction2, summarization2, translation2 } from './voices-sum-tra-ext-con.ts';
 import * as mixed from './voices-mixed.ts';
 import * as apps from './voices-apps.ts';
+import * as borders from './voices-borders.ts';
+import * as everyday from './voices-everyday.ts';
 import type { FamilyItems, Item } from './types.ts';
 
 const join = (...batches: FamilyItems[]): FamilyItems => ({
@@ -33,18 +35,18 @@ const join = (...batches: FamilyItems[]): FamilyItems => ({
 });
 
 const ITEMS: Record<TaskFamily, FamilyItems> = {
-  coding: join(coding, coding2, mixed.coding3, apps.coding4),
-  writing: join(writing, writing2, mixed.writing3, apps.writing4),
-  research: join(research, research2, mixed.research3, apps.research4),
-  'data-analysis': join(dataAnalysis, dataAnalysis2, mixed.dataAnalysis3, apps.dataAnalysis4),
-  math: join(math, math2, mixed.math3, apps.math4),
-  summarization: join(summarization, summarization2, mixed.summarization3, apps.summarization4),
-  translation: join(translation, translation2, mixed.translation3, apps.translation4),
-  extraction: join(extraction, extraction2, mixed.extraction3, apps.extraction4),
-  conversation: join(conversation, conversation2, mixed.conversation3, apps.conversation4),
+  coding: join(coding, coding2, mixed.coding3, apps.coding4, borders.coding5, everyday.coding6),
+  writing: join(writing, writing2, mixed.writing3, apps.writing4, borders.writing5, everyday.writing6),
+  research: join(research, research2, mixed.research3, apps.research4, borders.research5, everyday.research6),
+  'data-analysis': join(dataAnalysis, dataAnalysis2, mixed.dataAnalysis3, apps.dataAnalysis4, borders.dataAnalysis5, everyday.dataAnalysis6),
+  math: join(math, math2, mixed.math3, apps.math4, borders.math5, everyday.math6),
+  summarization: join(summarization, summarization2, mixed.summarization3, apps.summarization4, borders.summarization5, everyday.summarization6),
+  translation: join(translation, translation2, mixed.translation3, apps.translation4, borders.translation5, everyday.translation6),
+  extraction: join(extraction, extraction2, mixed.extraction3, apps.extraction4, borders.extraction5, everyday.extraction6),
+  conversation: join(conversation, conversation2, mixed.conversation3, apps.conversation4, borders.conversation5, everyday.conversation6),
 };
-/** Rows per family × complexity cell: 27 cells × 136 = 3,672 training rows. */
-const ROWS_PER_CELL = 136;
+/** Rows per family × complexity cell: 27 cells × 144 = 3,888 training rows. */
+const ROWS_PER_CELL = 144;
 const SHAPES = ['openai', 'anthropic', 'gemini'] as const;
 type Shape = (typeof SHAPES)[number];
 const OUT = new URL('../../data/routing/train.jsonl', import.meta.url);
@@ -175,7 +177,14 @@ function build(item: Item, family: TaskFamily, complexity: Complexity, r: Rand, 
   // An app's persona usually fits the work, but not always: a coding assistant is asked for an
   // email, a tutor for a translation. Some rows get another family's persona so the system prompt
   // is evidence, not the answer.
-  const persona: Persona = sys
+  // Apps built on a template put the instruction in the system prompt and send only the material.
+  const last0 = turns[turns.length - 1].text;
+  const cut = last0.indexOf('\n\n');
+  const moved = !sys && turns.length === 1 && cut > 0 && cut < 400 && r() < 0.12;
+  if (moved) turns[0].text = last0.slice(cut + 2);
+  const persona: Persona = moved
+    ? { id: 'instruction-as-system-prompt', system: last0.slice(0, cut) }
+    : sys
     ? { id: 'task-in-system-prompt', system: fill(sys, r) }
     : roll < 0.22
       ? pick(r, FAMILY_PERSONAS[family])

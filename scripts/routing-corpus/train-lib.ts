@@ -4,7 +4,7 @@
 // deterministic: the same corpus and parameters give the same weights file, byte for byte.
 import { createHash } from 'node:crypto';
 import type { CanonicalRequest } from '../../src/core/canonical/types.ts';
-import { extractFeatures, HASH_BITS, NAMESPACES, type FeatureSink } from '../../src/core/routing/features.ts';
+import { extractFeatures, HASH_BITS, NAMESPACES, NS_HISTORY, NS_WORDS, type FeatureSink } from '../../src/core/routing/features.ts';
 import { namespaceScale, OUTPUTS, type WeightsFile } from '../../src/core/routing/classify.ts';
 import { COMPLEXITIES, TASK_FAMILIES } from '../../src/core/routing/vocabulary.ts';
 import type { CorpusRow } from './load.ts';
@@ -18,13 +18,21 @@ export interface TrainParams {
   seed: number;
   /** Cost of reading complexity one step too low, relative to one step too high. */
   underCost: number;
+  /**
+   * L2 multiplier for the words of pasted material and earlier turns: the corpus reuses its
+   * pasted documents across families, and a held-out author pastes others, so what those words
+   * say about the family is mostly chance and is held down harder.
+   */
+  materialL2: number;
 }
 
-export const PARAMS: TrainParams = { epochs: 12, rate: 0.2, l2: 1e-4, seed: 18, underCost: 1.5 };
+export const PARAMS: TrainParams = { epochs: 12, rate: 0.2, l2: 1e-4, seed: 18, underCost: 1.5, materialL2: 50 };
 
 export interface Vector {
   idx: Int32Array;
   val: Float64Array;
+  /** 1 where the feature came only from material or history namespaces, else 0. */
+  material: Uint8Array;
 }
 
 class Recorder implements FeatureSink {
@@ -43,10 +51,15 @@ export function vectorize(req: CanonicalRequest): Vector {
   const counts = new Array<number>(NAMESPACES).fill(0);
   for (const ns of r.ns) counts[ns]++;
   const values = new Map<number, number>();
-  r.buckets.forEach((b, i) => values.set(b, (values.get(b) ?? 0) + namespaceScale(r.ns[i], counts[r.ns[i]])));
+  const other = new Set<number>();
+  r.buckets.forEach((b, i) => {
+    values.set(b, (values.get(b) ?? 0) + namespaceScale(r.ns[i], counts[r.ns[i]]));
+    if (r.ns[i] !== NS_WORDS && r.ns[i] !== NS_HISTORY) other.add(b);
+  });
   const idx = Int32Array.from([...values.keys()].sort((a, b) => a - b));
   const val = Float64Array.from(idx, (b) => values.get(b) as number);
-  return { idx, val };
+  const material = Uint8Array.from(idx, (b) => (other.has(b) ? 0 : 1));
+  return { idx, val, material };
 }
 
 function rng(seed: number): () => number {
@@ -83,7 +96,7 @@ export function trainFloat(rows: readonly CorpusRow[], vectors: readonly Vector[
       [order[i], order[j]] = [order[j], order[i]];
     }
     for (const n of order) {
-      const { idx, val } = vectors[n];
+      const { idx, val, material } = vectors[n];
       for (let k = 0; k < OUTPUTS; k++) z[k] = bias[k];
       for (let j = 0; j < idx.length; j++) {
         const base = idx[j] * OUTPUTS;
@@ -100,9 +113,10 @@ export function trainFloat(rows: readonly CorpusRow[], vectors: readonly Vector[
       }
       for (let j = 0; j < idx.length; j++) {
         const base = idx[j] * OUTPUTS;
+        const l2 = material[j] === 1 ? p.l2 * p.materialL2 : p.l2;
         for (let k = 0; k < OUTPUTS; k++) {
           const at = base + k;
-          const g = z[k] * val[j] + p.l2 * w[at];
+          const g = z[k] * val[j] + l2 * w[at];
           g2[at] += g * g;
           w[at] -= (p.rate * g) / Math.sqrt(g2[at] + 1e-8);
         }
