@@ -47,8 +47,15 @@ test('a wrong password and an unknown e-mail answer in the same time', async () 
   // Every refusal waits for the same floor: this is what hides the bookkeeping a real account
   // needs (today's code answered an unknown e-mail about 1.4 ms sooner, far below the floor).
   assert.ok(Math.min(...known, ...missing) >= FAILURE_FLOOR_MS - 1, `every refusal waits for the ${FAILURE_FLOOR_MS} ms floor`);
-  // What is left is the machine's noise, in either direction; on this shared machine the medians of
-  // 40 tries wander by about a millisecond, so the bound only catches a real, systematic gap.
-  const diff = Math.abs(median(known) - median(missing));
-  assert.ok(diff < 2.5, `medians ${median(known).toFixed(2)} ms (account exists) and ${median(missing).toFixed(2)} ms (no account) differ by ${diff.toFixed(2)} ms`);
+  // What is left is the machine's noise. Load on a shared machine drifts over the run, so the two
+  // are compared pair by pair (each pair sent back to back, alternating which goes first): the
+  // median of the differences is what an attacker averaging many tries would see. Unloaded it stays
+  // within a millisecond or two; when the test suite saturates the CPU, the argon2 verify alone
+  // outlasts the floor and the median wanders by a few milliseconds either way from run to run, so
+  // the bound grows with the answer time. A path skipping the dummy verify (a whole argon2 verify
+  // apart) still fails it.
+  const diffs = known.map((k, i) => k - missing[i]);
+  const gap = median(diffs);
+  const bound = Math.max(2.5, 0.03 * median(missing));
+  assert.ok(Math.abs(gap) < bound, `a real account answers ${gap.toFixed(2)} ms later than an unknown e-mail (median of ${diffs.length} pairs; medians ${median(known).toFixed(2)} and ${median(missing).toFixed(2)} ms; bound ${bound.toFixed(2)} ms)`);
 });
