@@ -3,7 +3,7 @@
 // file is kept in dist/web/.build-stamp. `npm start`, `npm run serve` and `npm test` call it.
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -42,17 +42,25 @@ export async function buildWeb(opts: { force?: boolean; quiet?: boolean } = {}):
   }
   const { build } = await import('vite');
   const t0 = Date.now();
-  await build({ configFile: join(root, 'web', 'vite.config.ts'), logLevel: 'warn' });
+  // Built beside the live folder and swapped in at the end, so a second build running at the same
+  // time (npm start and npm test in one checkout) never sees or serves a half-written app.
+  const tmp = join(root, 'dist', `web.tmp-${process.pid}`);
+  rmSync(tmp, { recursive: true, force: true });
+  await build({ configFile: join(root, 'web', 'vite.config.ts'), logLevel: 'warn', build: { outDir: tmp, emptyOutDir: true } });
   // Compressed twins of every asset, served by @fastify/static's preCompressed when the browser
   // accepts them: no compression work per request.
-  const assets = join(out, 'assets');
+  const assets = join(tmp, 'assets');
   for (const name of readdirSync(assets)) {
     if (!/\.(js|css|svg)$/.test(name)) continue;
     const raw = readFileSync(join(assets, name));
     writeFileSync(join(assets, `${name}.br`), brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }));
     writeFileSync(join(assets, `${name}.gz`), gzipSync(raw, { level: 9 }));
   }
-  writeFileSync(stampFile, `${hash}\n`);
+  writeFileSync(join(tmp, '.build-stamp'), `${hash}\n`);
+  const old = join(root, 'dist', `web.old-${process.pid}`);
+  if (existsSync(out)) renameSync(out, old);
+  renameSync(tmp, out);
+  rmSync(old, { recursive: true, force: true });
   if (!opts.quiet) console.log(`web app: built into dist/web in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   return true;
 }

@@ -59,7 +59,7 @@ export function SearchResults({ q, data }: { q: string; data: Activity | undefin
   );
 }
 
-function BurnBars({ rows, label }: { rows: Array<{ name: string; burn: string }>; label: string }) {
+function BurnBars({ rows, label, unit = 'tokens', series = 'Service burn' }: { rows: Array<{ name: string; burn: string }>; label: string; unit?: string; series?: string }) {
   const data = rows.map((r) => ({ name: r.name, burn: Number(r.burn), text: formatTokens(r.burn) }));
   return (
     <figure className="chart" aria-label={label}>
@@ -68,8 +68,8 @@ function BurnBars({ rows, label }: { rows: Array<{ name: string; burn: string }>
           <CartesianGrid stroke="#e3e6ea" vertical={false} />
           <XAxis dataKey="name" tick={{ fill: '#3d4450', fontSize: 12 }} />
           <YAxis tickFormatter={compactTokens} tick={{ fill: '#3d4450', fontSize: 12 }} width={56} />
-          <Tooltip formatter={(_v, _n, item) => [`${(item.payload as { text: string }).text} tokens`, 'Service burn']} />
-          <Bar dataKey="burn" name="Service burn" fill="#1f5fbf" isAnimationActive={false} />
+          <Tooltip formatter={(_v, _n, item) => [`${(item.payload as { text: string }).text} ${unit}`, series]} />
+          <Bar dataKey="burn" name={series} fill="#1f5fbf" isAnimationActive={false} />
         </BarChart>
       </ResponsiveContainer>
     </figure>
@@ -206,7 +206,7 @@ export function AuditTab({ a }: { a: Audit | undefined }) {
             </div>
           ))}
         </dl>
-        {d.byModelClass.length ? <BurnBars label="Attempts by model class" rows={d.byModelClass.map((r) => ({ name: r.modelClass, burn: String(r.attempts) }))} /> : null}
+        {d.byModelClass.length ? <BurnBars label="Attempts by model class" unit="attempts" series="Attempts" rows={d.byModelClass.map((r) => ({ name: r.modelClass, burn: String(r.attempts) }))} /> : null}
       </Card>
       <Card title="Delivery paths">
         {d.deliveryPaths.length === 0 ? (
