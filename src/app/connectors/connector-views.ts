@@ -50,7 +50,7 @@ export async function connectorSavings(s: Services, tenantId: string, days: Savi
     equivalentBurn: bench ? t.baseline.toString() : null,
     tokensSaved: bench ? saved.toString() : null,
     percentSavedBps: bench && t.baseline > 0n ? ((saved * 10_000n) / t.baseline).toString() : null,
-    series: chart.series.map((d) => ({ day: d.day, serviceBurn: d.serviceBurnMicros, equivalentBurn: d.equivalentBurnMicros })),
+    series: chart.series.map((d) => ({ day: d.day, serviceBurn: d.serviceBurnMicros, equivalentBurn: d.equivalentBurnMicros, unbenchmarkedBurn: d.unbenchmarkedBurnMicros })),
   };
 }
 

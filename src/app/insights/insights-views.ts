@@ -44,10 +44,13 @@ export async function savingsSeries(s: Services, tenantId: string, days: Savings
   const now = s.clock.now();
   const since = new Date(Math.floor(now.getTime() / DAY) * DAY - (days - 1) * DAY);
   const bench = await benchmarkOf(s, tenantId);
-  const rows = await sql<{ day: string; burn: bigint; baseline: bigint | null }>`
+  // Like with like (issue 14): the two lines sum the same rows, those priced against a benchmark;
+  // calls made without one are counted apart (unbenchmarkedBurnMicros), never on one side only.
+  const rows = await sql<{ day: string; burn: bigint; compared: bigint; baseline: bigint }>`
     select to_char(date_trunc('day', created_at at time zone 'UTC'), 'YYYY-MM-DD') as day,
            coalesce(sum(-amount_micros), 0)::bigint as burn,
-           sum(baseline_cost_usd_micros)::bigint as baseline
+           coalesce(sum(-amount_micros) filter (where baseline_cost_usd_micros is not null), 0)::bigint as compared,
+           coalesce(sum(baseline_cost_usd_micros), 0)::bigint as baseline
       from ledger_entries
      where tenant_id = ${tenantId} and event_type = 'AI_USAGE' and created_at >= ${since} and created_at <= ${now}
      group by 1 order by 1`.execute(s.db);
@@ -56,11 +59,15 @@ export async function savingsSeries(s: Services, tenantId: string, days: Savings
   for (let i = 0; i < days; i++) {
     const day = new Date(since.getTime() + i * DAY).toISOString().slice(0, 10);
     const r = byDay.get(day);
+    const burn = r?.burn ?? 0n;
+    const compared = r?.compared ?? 0n;
     series.push({
       day,
-      serviceBurnMicros: (r?.burn ?? 0n).toString(),
-      // Rows keep the benchmark they were attributed to (spec §1 rule 5); with none chosen now, no comparison is drawn.
+      // Rows keep the benchmark they were attributed to (spec §1 rule 5); with none chosen now, no
+      // comparison is drawn and the line is the whole burn.
+      serviceBurnMicros: (bench ? compared : burn).toString(),
       equivalentBurnMicros: bench ? (r?.baseline ?? 0n).toString() : null,
+      unbenchmarkedBurnMicros: (bench ? burn - compared : 0n).toString(),
     });
   }
   return { windowDays: days, benchmark: bench, equivalentLabel: equivalentLabel(bench), series };
@@ -175,13 +182,13 @@ export async function activity(s: Services, tenantId: string, q: ActivityQuery) 
       label: a.type === 'wallet.threshold' ? 'Balance below your alert threshold' : 'Runway below your alert threshold',
       modelClass: null,
       serviceBurnMicros: null,
-      amountMicros: typeof a.payload.balanceMicros === 'string' ? a.payload.balanceMicros : undefined,
+      amountMicros: typeof a.payload.balance === 'string' ? a.payload.balance : undefined,
       tokensSaved: null,
       promptExcerpt: null,
       threshold:
         a.type === 'wallet.threshold'
-          ? { kind: 'balance' as const, thresholdMicros: String(a.payload.thresholdMicros ?? ''), runwayDays: null, thresholdDays: null }
-          : { kind: 'runway' as const, thresholdMicros: null, runwayDays: Number(a.payload.runwayDays ?? 0), thresholdDays: Number(a.payload.thresholdDays ?? 0) },
+          ? { kind: 'balance' as const, thresholdMicros: String(a.payload.threshold ?? ''), runwayDays: null, thresholdDays: null }
+          : { kind: 'runway' as const, thresholdMicros: null, runwayDays: Number(a.payload.runway ?? 0), thresholdDays: Number(a.payload.thresholdDays ?? 0) },
     })),
     ...calls.map((c) => ({
       kind: c.escalated ? ('escalation' as const) : ('ai_usage' as const),

@@ -111,7 +111,8 @@ describe('switchboard mcp over stdio', () => {
     assert.equal(s.series.length, 7);
     assert.equal(s.benchmarkProvider, 'OpenAI');
     const series = (await srv.api('GET', '/api/tenant/insights/savings?window=7', { token: t.accessToken })).body.data.series;
-    assert.equal(s.serviceBurn, series.reduce((a: bigint, d: { serviceBurnMicros: string }) => a + BigInt(d.serviceBurnMicros), 0n).toString());
+    // The whole burn: the chart's compared burn plus what was spent without a benchmark.
+    assert.equal(s.serviceBurn, series.reduce((a: bigint, d: { serviceBurnMicros: string; unbenchmarkedBurnMicros: string }) => a + BigInt(d.serviceBurnMicros) + BigInt(d.unbenchmarkedBurnMicros), 0n).toString());
     assert.match((sv.content as Array<{ text: string }>)[0].text, /Tokens saved/);
     const bad = await client.callTool({ name: 'savings', arguments: { window: 14 } });
     assert.equal(bad.isError, true, 'a window other than 7, 30 or 90 is refused');

@@ -41,7 +41,7 @@ const savingsOutput = {
   equivalentBurn: microsText.nullable().describe('what the same calls would have cost at the benchmark provider'),
   tokensSaved: microsText.nullable().describe('Tokens saved'),
   percentSavedBps: microsText.nullable().describe('% saved, in basis points (1234 = 12.34 %)'),
-  series: z.array(z.object({ day: z.string(), serviceBurn: microsText, equivalentBurn: microsText.nullable() })).describe('one row per UTC day'),
+  series: z.array(z.object({ day: z.string(), serviceBurn: microsText, equivalentBurn: microsText.nullable(), unbenchmarkedBurn: microsText.optional().describe('burn of calls made without a benchmark provider, not in the comparison') })).describe('one row per UTC day'),
 };
 const activityOutput = {
   items: z

@@ -52,7 +52,7 @@ const savings = z.object({
   equivalentBurn: micros.nullable(),
   tokensSaved: micros.nullable(),
   percentSavedBps: micros.nullable(),
-  series: z.array(z.object({ day: z.string(), serviceBurn: micros, equivalentBurn: micros.nullable() })),
+  series: z.array(z.object({ day: z.string(), serviceBurn: micros, equivalentBurn: micros.nullable(), unbenchmarkedBurn: micros })),
 });
 const activityItem = z.object({
   kind: z.string(),

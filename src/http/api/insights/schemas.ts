@@ -13,7 +13,7 @@ export const savingsSeries = z.object({
   windowDays: z.number().int(),
   benchmark,
   equivalentLabel: z.string(),
-  series: z.array(z.object({ day: z.string(), serviceBurnMicros: micros, equivalentBurnMicros: micros.nullable() })),
+  series: z.array(z.object({ day: z.string(), serviceBurnMicros: micros, equivalentBurnMicros: micros.nullable(), unbenchmarkedBurnMicros: micros })),
 });
 
 const activityItem = z.object({
