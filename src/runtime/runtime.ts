@@ -63,10 +63,22 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+const CLOSE_STEP_TIMEOUT_MS = 30_000;
+
 export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
   const closers: Array<() => Promise<unknown>> = [];
+  // Each shutdown step is bounded: a step that never settles (a drain waiting on work that will not
+  // come) must not keep SIGTERM, or a test file's process, from ending. It is named on stderr.
   const close = async () => {
-    for (const c of closers.reverse()) await c().catch(() => {});
+    for (const c of closers.reverse()) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), CLOSE_STEP_TIMEOUT_MS)));
+      const done = await Promise.race([c().then(() => 'ok', () => 'ok'), late]);
+      clearTimeout(timer);
+      if (done === 'late') {
+        process.stderr.write(`${JSON.stringify({ level: 'warn', msg: 'shutdown step did not finish; continuing', step: c.toString().slice(0, 120), timeoutMs: CLOSE_STEP_TIMEOUT_MS })}\n`);
+      }
+    }
   };
   try {
     assertRegistry(opts.registry?.brands ?? BRANDS, opts.registry?.priceBook ?? PRICE_BOOK);
