@@ -25,6 +25,7 @@ test('npm start on embedded PostgreSQL: SIGTERM after calls exits cleanly, with 
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   try {
     const key = await waitFor('the demo key to be printed', async () => /dev key:\s+(\S+)/.exec(out)?.[1], 90_000);
+    const callIds: string[] = [];
     for (let i = 0; i < 3; i++) {
       const r = await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
         method: 'POST',
@@ -32,6 +33,7 @@ test('npm start on embedded PostgreSQL: SIGTERM after calls exits cleanly, with 
         body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: `hello ${i}` }] }),
       });
       assert.equal(r.status, 200);
+      callIds.push(r.headers.get('x-service-call-id') ?? '');
       await r.text();
     }
     child.kill('SIGTERM');
@@ -50,7 +52,8 @@ test('npm start on embedded PostgreSQL: SIGTERM after calls exits cleanly, with 
       assert.equal(held.rows[0].n, 0, 'no hold left for the sweeper');
       const w = await c.query(`select coalesce(sum(reserved_micros), 0)::text as reserved from wallets`);
       assert.equal(w.rows[0].reserved, '0');
-      const usage = await c.query(`select count(*)::int as n from ledger_entries where event_type = 'AI_USAGE'`);
+      // The demo tenant also has seeded history (D13), so the three calls are found by their ids.
+      const usage = await c.query(`select count(*)::int as n from ledger_entries where event_type = 'AI_USAGE' and call_id = any($1::uuid[])`, [callIds]);
       assert.equal(usage.rows[0].n, 3, 'the three calls were settled and sealed');
     } finally {
       await c.end();

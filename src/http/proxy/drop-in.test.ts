@@ -124,7 +124,10 @@ describe("Gemini CLI's JSON router request", () => {
 
 describe('402 for a huge max_tokens', () => {
   test('judged on the chosen class, it says what the wallet affords; that max_tokens goes through', async () => {
-    const poor = await tenantWithKey(srv, { micros: 2_000n });
+    // 400 micros: below the worst case of 128,000 tokens on every economy endpoint, whichever the
+    // failover list holds at the time (the cheapest caps output at 8,192 tokens for 819 micros),
+    // and above 64 output tokens on the dearest one (256 micros).
+    const poor = await tenantWithKey(srv, { micros: 400n });
     const c = new Anthropic({ baseURL: srv.url, apiKey: poor.key, maxRetries: 0 });
     // An explicit timeout: the SDK otherwise insists on streaming for so large a max_tokens.
     const ask = (max_tokens: number) => c.messages.create({ model: 'claude-opus-5-5', max_tokens, messages: [{ role: 'user', content: 'Say hello.' }] }, { timeout: 60_000 });
