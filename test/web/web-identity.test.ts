@@ -38,6 +38,9 @@ test('forgot password: the e-mailed link opens /reset-password, the new password
   const t = await signupTenant(srv, 'reset');
   await page.goto(`${srv.url}/login`);
   await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  // The screen's code loads on demand: wait for its own button, or the sign-in form's field (still
+  // on screen while the chunk loads) would be the one filled.
+  await page.getByRole('button', { name: 'Send the link' }).waitFor();
   await page.getByLabel('E-mail').fill(t.email);
   await page.getByRole('button', { name: 'Send the link' }).click();
   await page.getByText(`If ${t.email} has an account, a link to choose a new password is on its way.`).waitFor();
