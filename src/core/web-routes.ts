@@ -12,6 +12,7 @@ export const APP_ROUTES = [
   '/device',
   '/admin/learning',
   '/admin/learning/budget',
+  '/admin/webhooks',
   '/login',
   '/signup',
   '/forgot-password',

@@ -32,6 +32,7 @@ import adminMoney from './api/admin/money.route.ts';
 import adminLearningProposals from './api/admin/learning/proposals.route.ts';
 import adminLearningProposalDetails from './api/admin/learning/proposal-details.route.ts';
 import adminLearningBudget from './api/admin/learning/budget.route.ts';
+import adminWebhooks from './api/admin/webhooks.route.ts';
 import baseline from './api/baseline/baseline.route.ts';
 import invoices from './api/invoices/invoices.route.ts';
 import sandboxCheckout from './api/billing/sandbox.route.ts';
@@ -79,6 +80,7 @@ const API_ROUTES: RouteModule[] = [
   adminLearningProposals,
   adminLearningProposalDetails,
   adminLearningBudget,
+  adminWebhooks,
   baseline,
   invoices,
   sandboxCheckout,

@@ -10,6 +10,8 @@ export interface Screen {
   area: 'app' | 'public';
   /** Shown in the shell's navigation (app screens). */
   nav?: boolean;
+  /** Shown in the navigation's Admin group, to platform admins only (the API refuses everyone else). */
+  adminNav?: boolean;
   component: LazyExoticComponent<ComponentType>;
 }
 
@@ -19,8 +21,9 @@ export const SCREENS: Screen[] = [
   { path: '/summary', title: 'Summary', area: 'app', nav: true, component: lazy(() => import('./screens/summary/SummaryPage.tsx')) },
   { path: '/billing', title: 'Billing', area: 'app', nav: true, component: lazy(() => import('./screens/billing/BillingPage.tsx')) },
   { path: '/settings/ledger', title: 'Ledger', area: 'app', nav: true, component: lazy(() => import('./screens/settings-ledger/LedgerPage.tsx')) },
-  { path: '/admin/learning', title: 'Learning plane', area: 'app', component: lazy(() => import('./screens/admin-learning/AdminLearningPage.tsx')) },
+  { path: '/admin/learning', title: 'Learning plane', area: 'app', adminNav: true, component: lazy(() => import('./screens/admin-learning/AdminLearningPage.tsx')) },
   { path: '/admin/learning/budget', title: 'Learning-plane budget', area: 'app', component: lazy(() => import('./screens/admin-learning-budget/AdminLearningBudgetPage.tsx')) },
+  { path: '/admin/webhooks', title: 'Webhook deliveries', area: 'app', adminNav: true, component: lazy(() => import('./screens/admin-webhooks/AdminWebhooksPage.tsx')) },
   { path: '/device', title: 'Sign in a device', area: 'app', component: lazy(() => import('./screens/device/DevicePage.tsx')) },
   { path: '/login', title: 'Sign in', area: 'public', component: lazy(() => import('./screens/login/LoginPage.tsx')) },
   { path: '/signup', title: 'Create an account', area: 'public', component: lazy(() => import('./screens/signup/SignupPage.tsx')) },

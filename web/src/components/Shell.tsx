@@ -43,6 +43,20 @@ export function Shell() {
               </li>
             ))}
           </ul>
+          {me.data?.platformAdmin ? (
+            <>
+              <h2 className="nav-group" id="nav-admin">
+                Admin
+              </h2>
+              <ul aria-labelledby="nav-admin">
+                {SCREENS.filter((s) => s.adminNav).map((s) => (
+                  <li key={s.path}>
+                    <NavLink to={s.path}>{s.title}</NavLink>
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
           {/* Outside the app: the server's API reference (Swagger UI over /openapi.json). */}
           <a className="api-ref" href="/docs/">
             API reference
