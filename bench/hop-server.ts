@@ -22,8 +22,9 @@ if (stub) {
   rt.services.calls.accounting = {
     ...acc,
     loadCallContext: ((s, p) => {
-      let c = ctxs.get(p.keyId);
-      if (!c) ctxs.set(p.keyId, (c = acc.loadCallContext(s, p)));
+      const k = p.keyId ?? p.projectId;
+      let c = ctxs.get(k);
+      if (!c) ctxs.set(k, (c = acc.loadCallContext(s, p)));
       return c;
     }) as CallDeps['accounting']['loadCallContext'],
     reserveCall: (async (_s: unknown, ctx: { tenantId: string }, callId: string, amountMicros: bigint) => ({ id: callId, callId, tenantId: ctx.tenantId, amountMicros })) as unknown as CallDeps['accounting']['reserveCall'],

@@ -10,6 +10,7 @@ export const APP_ROUTES = [
   '/billing',
   '/settings/ledger',
   '/device',
+  '/copy-paste',
   '/admin/learning',
   '/admin/learning/budget',
   '/admin/webhooks',

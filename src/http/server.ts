@@ -56,6 +56,7 @@ import tenant from './api/tenant/tenant.route.ts';
 import invites from './api/members/invites.route.ts';
 import integrationSetup from './api/integrations/setup.route.ts';
 import deviceAuth from './api/auth/device.route.ts';
+import copyPaste from './api/copy-paste/copy-paste.route.ts';
 
 const PACKAGE_VERSION: string = pkg.version;
 
@@ -104,6 +105,7 @@ const API_ROUTES: RouteModule[] = [
   myPassword,
   tenant,
   invites,
+  copyPaste,
 ];
 
 /** Extra route scopes (the proxy, events, billing pages) plug in here with their own error handling. */

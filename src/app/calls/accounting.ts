@@ -4,7 +4,7 @@
 // releases without debiting. The money rules themselves live in app/wallet.ts.
 import type { Services } from '../shared/services.ts';
 import type { Tx } from '../../store/db.ts';
-import type { KeyPrincipal } from '../identity/keys.ts';
+import type { CallPrincipal } from './call-request.ts';
 import type { CanonicalRequest, CanonicalResponse, ClientShape, Usage } from '../../core/canonical/types.ts';
 import type { Layer1Decision } from '../../core/routing/layer1.ts';
 import type { RankedEndpoint } from '../../core/routing/layer2.ts';
@@ -19,10 +19,10 @@ import { checkWalletThresholds, emitRoutingEscalated } from '../events/notificat
 import { AppError, appError } from '../../core/errors.ts';
 import { noteCallSource } from '../events/connector-activity.ts';
 
-export type CallContext = wallet.CallContext & { keyId: string };
+export type CallContext = wallet.CallContext & { keyId: string | null };
 export type Reservation = wallet.Reservation;
 
-export async function loadCallContext(s: Services, p: KeyPrincipal): Promise<CallContext> {
+export async function loadCallContext(s: Services, p: CallPrincipal): Promise<CallContext> {
   const c = await wallet.loadCallContext(s, { tenantId: p.tenantId, projectId: p.projectId });
   // Field by field: `{ ...c, keyId }` takes a slow path in Node 20 (µs per call, measured).
   return {

@@ -3,6 +3,9 @@ import type { CanonicalRequest, ClientShape } from '../../core/canonical/types.t
 import type { ParseContext, WireFormat } from '../../wire/index.ts';
 import type { KeyPrincipal } from '../identity/keys.ts';
 
+/** A key's principal, or the same without a key for surfaces a user drives from the web app. */
+export type CallPrincipal = Omit<KeyPrincipal, 'keyId'> & { keyId: string | null };
+
 export type Surface = 'chat' | 'messages' | 'generate';
 
 export interface CallRequest {
@@ -12,7 +15,8 @@ export interface CallRequest {
   vendorLocked: boolean;
   body: unknown;
   parseCtx?: ParseContext;
-  principal: KeyPrincipal;
+  /** Who pays: a service key's project, or (copy-paste) a signed-in user's project with no key. */
+  principal: CallPrincipal;
   /** Recorded on the call log; defaults to 'proxy:<surface>'. */
   channel?: string;
   conversationId?: string;

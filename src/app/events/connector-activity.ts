@@ -36,7 +36,7 @@ export async function recordHeartbeat(
 
 const noted = mapPerServices<number>();
 /** After a settled call: refresh the row of the call's channel, throttled, never awaited. */
-export function noteCallSource(s: Services, c: { tenantId: string; projectId: string; keyId: string; channel: string }): void {
+export function noteCallSource(s: Services, c: { tenantId: string; projectId: string; keyId: string | null; channel: string }): void {
   if (!isChannel(c.channel.split(':')[0]) || c.channel.endsWith(':connection-test')) return;
   const m = noted(s);
   const k = `${c.projectId}|${c.channel}`;

