@@ -9,7 +9,7 @@ import type { CanonicalRequest, CanonicalResponse, ClientShape, Usage } from '..
 import type { Layer1Decision } from '../../core/routing/layer1.ts';
 import type { RankedEndpoint } from '../../core/routing/layer2.ts';
 import type { ModelClass } from '../../core/model-class.ts';
-import type { QaScore } from '../../core/quality/index.ts';
+import { qaDocument, type QaScore } from '../../core/quality/index.ts';
 import type { ProviderKey } from '../../core/providers.ts';
 import * as wallet from '../money/wallet.ts';
 import { CHANNELS, kickOutbox, llmCallFrame } from '../events/events.ts';
@@ -156,6 +156,9 @@ export async function settleAttempt(s: Services, f: SettleFacts): Promise<{ toke
   const at = s.clock.now();
   // Set by `extra` when the billed call moves the project (a holder: assigned inside the callback).
   const stage: { moved: StageMove | null } = { moved: null };
+  // D5a: with no judge, a non-streamed call's full QA score is the inline check it already passed;
+  // it is written by the settlement, and no asynchronous scoring runs for the call.
+  const qa = f.qa && !f.call.stream && !s.config.QA_JUDGE_ENABLED ? qaDocument(f.qa, f.qa.reasons, f.ctx.qualityFloor, 'inline') : null;
   const settled = await wallet.settleCall(s, Object.assign(callRecord(f), {
     escalated: f.escalated,
     reservation: f.reservation,
@@ -167,6 +170,7 @@ export async function settleAttempt(s: Services, f: SettleFacts): Promise<{ toke
     benchmarkProvider: f.ctx.benchmarkProvider,
     request: f.call,
     response: f.response,
+    qa,
     // Same transaction as the debit (D8): the llm.call event always (a row of the batched write),
     // the stage move and the escalation event when there is one (rare: run as `extra`).
     events: (done: wallet.SettledFacts) => [
@@ -222,8 +226,8 @@ export async function settleAttempt(s: Services, f: SettleFacts): Promise<{ toke
   maybeCheckThresholds(s, f.ctx.tenantId);
   // D14 tile status: the call's channel was seen (throttled, not awaited).
   noteCallSource(s, { tenantId: f.ctx.tenantId, projectId: f.ctx.projectId, keyId: f.ctx.keyId, channel: f.channel });
-  // The full QA score is written after the fact by the worker (never in the request path).
-  s.jobs.nudgeQaScoring();
+  // Otherwise the full QA score is written after the fact by the worker (never in the request path).
+  if (!qa) s.jobs.nudgeQaScoring();
   return { tokensSavedMicros: settled.savings?.tokensSavedMicros ?? null, settled };
 }
 

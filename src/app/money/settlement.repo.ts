@@ -99,6 +99,7 @@ export const HEADS = namedStatement(
 
 /**
  * The rows of a batch (ledger entries, call logs, learning outbox, monthly spend, events) as CTEs,
+ * the call log and the ledger entry with the call's QA score when the settlement carries it (D5a),
  * numbered from parameter $base: see rowParams for the order. The settled calls come as one JSON
  * array of objects, one per call with its request and response documents inside, read by one
  * jsonb_to_recordset: one set-returning function instead of one unnest per column, and one
@@ -114,25 +115,25 @@ function rowsSql(base: number): string {
             escalated bool, channel text, client_shape text, stream bool, conversation_id text, task_family text,
             complexity text, model_class text, table_version text, features jsonb, rules jsonb, region text,
             uncollected int8, input_tokens int4, output_tokens int4, cached_input_tokens int4, latency_ms int4,
-            excerpt text, request jsonb, response jsonb)),
+            excerpt text, request jsonb, response jsonb, qa jsonb)),
    le as (
      insert into ledger_entries (id, tenant_id, project_id, seq, event_type, customer_label, amount_micros,
        balance_after_micros, model_id, provider_key, benchmark_provider, benchmark_methodology_version,
-       actual_cost_usd_micros, baseline_cost_usd_micros, benchmark_pricing_version, call_id, memo, seal_hash, prev_hash, created_at)
+       actual_cost_usd_micros, baseline_cost_usd_micros, benchmark_pricing_version, call_id, memo, qa, seal_hash, prev_hash, created_at)
      select entry_id, tenant_id, project_id, seq, 'AI_USAGE', '${CUSTOMER_LABELS.AI_USAGE}', amount, balance_after, model_id,
-       provider_key, benchmark_provider, methodology, actual, baseline, pricing, call_id, null, seal, prev, created_at from v),
+       provider_key, benchmark_provider, methodology, actual, baseline, pricing, call_id, null, qa, seal, prev, created_at from v),
    cl as (
      insert into call_logs (id, tenant_id, project_id, key_id, parent_call_id, attempt, escalated, status, channel,
        client_shape, stream, conversation_id, task_family, complexity, model_class, routing_table_version,
        routing_features, routing_rules, provider_key, model_id, region, benchmark_provider,
        benchmark_methodology_version, actual_cost_usd_micros, baseline_cost_usd_micros, benchmark_pricing_version,
        debited_micros, uncollected_micros, input_tokens, output_tokens, cached_input_tokens, latency_ms,
-       prompt_excerpt, ledger_entry_id, created_at)
+       prompt_excerpt, ledger_entry_id, qa, qa_scored_at, created_at)
      select call_id, tenant_id, project_id, key_id, parent_call_id, attempt, escalated, 'succeeded', channel,
        client_shape, stream, conversation_id, task_family, complexity, model_class, table_version,
        features, rules, provider_key, model_id, region, benchmark_provider,
        methodology, actual, baseline, pricing, -amount, uncollected, input_tokens, output_tokens, cached_input_tokens,
-       latency_ms, excerpt, entry_id, created_at from v),
+       latency_ms, excerpt, entry_id, qa, case when qa is null then null else created_at end, created_at from v),
    lo as (
      insert into learning_outbox (call_id, tenant_id, project_id, provider_key, model_id, model_class, request, response,
        input_tokens, output_tokens, latency_ms, created_at)
@@ -219,7 +220,8 @@ export function rowParams(planned: Planned[]): unknown[] {
         `"rules":${v.routingRules},"region":${j(input.region)},"uncollected":${j(p.item.cost - p.debit)},` +
         `"input_tokens":${j(input.usage.inputTokens)},"output_tokens":${j(input.usage.outputTokens)},` +
         `"cached_input_tokens":${j(input.usage.cachedInputTokens)},"latency_ms":${j(Math.round(input.latencyMs))},` +
-        `"excerpt":${j(v.excerpt)},"request":${jsonWithBigints(input.request)},"response":${jsonWithBigints(input.response)}}`,
+        `"excerpt":${j(v.excerpt)},"request":${jsonWithBigints(input.request)},"response":${jsonWithBigints(input.response)},` +
+        `"qa":${input.qa ? JSON.stringify(input.qa) : 'null'}}`,
       ),
     );
     const month = monthStartUtc(p.item.at);

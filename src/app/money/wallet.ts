@@ -100,6 +100,12 @@ export interface SettlementInput extends CallRecordBase {
    */
   request: unknown;
   response: unknown;
+  /**
+   * The call's full QA score when it is known before the settlement (D5a: judge off, non-streamed,
+   * the inline check): written with the call-log row (and its `qa_scored_at`) and the ledger entry
+   * in the settlement's own statement, so no asynchronous scoring runs for the call.
+   */
+  qa?: Record<string, unknown> | null;
 }
 
 export interface SettledSavings {

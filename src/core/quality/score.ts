@@ -17,6 +17,28 @@ export interface QaScore {
 }
 
 export const DEFAULT_QUALITY_FLOOR = 0.6;
+/** Version of the QA method, stored with every score. */
+export const QA_METHOD_VERSION = 'qa-v1';
+
+/**
+ * The full QA score as the call log and the ledger entry store it: the four dimensions, the
+ * overall score, the decision against the floor, the inline check's reasons, and how it was made
+ * ('inline', or 'inline+judge' with a judge model, D5/D5a).
+ */
+export function qaDocument(q: Omit<QaScore, 'reasons'>, reasons: readonly string[], floor: number, method: string): Record<string, unknown> {
+  return {
+    accuracy: q.accuracy,
+    structure: q.structure,
+    hallucinationRisk: q.hallucinationRisk,
+    instructionFidelity: q.instructionFidelity,
+    overall: overallScore(q),
+    belowFloor: shouldEscalate(q, floor),
+    floor,
+    reasons: [...reasons],
+    method,
+    version: QA_METHOD_VERSION,
+  };
+}
 /** Escalate when hallucinationRisk is strictly above this, whatever the overall score (D5). */
 export const ESCALATION_HALLUCINATION_THRESHOLD = 0.5;
 

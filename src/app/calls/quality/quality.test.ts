@@ -86,14 +86,28 @@ describe('escalation up the ladder (D5)', () => {
   });
 });
 
-describe('asynchronous QA and Layer 3', () => {
-  test('the scorer writes the four dimensions to the call log and the ledger entry after the fact; the learning outbox event shows them', async () => {
+describe('QA scores (D5a) and Layer 3', () => {
+  test('judge off: a non-streamed call is scored by its own settlement (call log, ledger entry, outbox event), and the scorer never scores it again', async () => {
     const t = await tenantWithKey(srv);
     await new OpenAI({ baseURL: `${srv.url}/v1`, apiKey: t.key, maxRetries: 0 }).chat.completions.create(prompt('Summarise: the cat sat on the mat.'));
-    // Run the job's function directly (the pg-boss schedule runs it every minute).
-    while ((await scorePending(srv.services)) > 0);
+    // Read at once, before any job has had a chance to run: the settlement wrote the score.
+    const scoredAt = async (id: string) =>
+      (await sql<{ qa_scored_at: Date | null; created_at: Date }>`select qa_scored_at, created_at from call_logs where id = ${id}`.execute(srv.services.db)).rows[0];
     const [row] = await attemptsOf(t.tenantId);
-    assert.ok(row.qa, 'scored');
+    assert.ok(row.qa, 'scored by the settlement');
+    assert.equal(row.qa!.method, 'inline');
+    assert.equal(row.qa!.version, 'qa-v1');
+    assert.equal(row.qa!.floor, 0.6);
+    assert.equal(typeof row.qa!.belowFloor, 'boolean');
+    assert.ok(Array.isArray(row.qa!.reasons));
+    const first = await scoredAt(row.id);
+    assert.ok(first.qa_scored_at, 'marked scored');
+    assert.equal(first.qa_scored_at!.getTime(), first.created_at.getTime(), 'scored in the settlement itself, at its time');
+    // The asynchronous scorer has nothing of this call to claim, and running it changes nothing.
+    while ((await scorePending(srv.services)) > 0);
+    const [again] = await attemptsOf(t.tenantId);
+    assert.deepEqual(again.qa, row.qa);
+    assert.equal((await scoredAt(row.id)).qa_scored_at!.getTime(), first.qa_scored_at!.getTime(), 'not re-scored');
     for (const k of ['accuracy', 'structure', 'hallucinationRisk', 'instructionFidelity', 'overall']) {
       const v = row.qa![k] as number;
       assert.ok(typeof v === 'number' && v >= 0 && v <= 1, `${k}=${v}`);
@@ -107,6 +121,21 @@ describe('asynchronous QA and Layer 3', () => {
     assert.equal((await verifyLedger(srv.services.db, srv.services.secrets.ledger, t.tenantId)).verified, true, 'the QA score is not part of the seal');
     const q = await srv.services.boss.getQueue('qa.score');
     assert.equal(q?.policy, 'singleton');
+  });
+
+  test('a streamed call is scored asynchronously afterwards, judge or not (its text is complete only after the response)', async () => {
+    const t = await tenantWithKey(srv);
+    const stream = await new OpenAI({ baseURL: `${srv.url}/v1`, apiKey: t.key, maxRetries: 0 }).chat.completions.create({ ...prompt('Summarise: the dog slept by the door.'), stream: true });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
+    assert.ok(text.length > 0);
+    const [before] = await attemptsOf(t.tenantId);
+    assert.equal(before.qa, null, 'not scored by the settlement');
+    while ((await scorePending(srv.services)) > 0);
+    const [after] = await attemptsOf(t.tenantId);
+    assert.equal(after.qa?.method, 'inline');
+    const l = await sql<{ qa: unknown }>`select qa from ledger_entries where call_id = ${after.id}`.execute(srv.services.db);
+    assert.deepEqual(l.rows[0].qa, after.qa);
   });
 
   test('scores below the floor mint a rule that Layer 1 follows on the next call, with a change log', async () => {

@@ -1,16 +1,19 @@
 // Asynchronous QA scoring (spec §2 QA score, D5): after a call is settled, a worker job scores
-// the response on the four dimensions and writes the score to the call-log row, the ledger entry
-// and the learning outbox. It never sits in the request path. The deterministic inline check is
-// always applied; with QA_JUDGE_ENABLED a judge model is also asked, through the service itself
-// (billed and ledgered like any call, on the channel 'qa:judge', and never judged in turn).
+// the response on the four dimensions and writes the score to the call-log row and the ledger
+// entry (the learning outbox's event reads it from the call log). It never sits in the request
+// path. The deterministic inline check is always applied; with QA_JUDGE_ENABLED a judge model is
+// also asked, through the service itself (billed and ledgered like any call, on the channel
+// 'qa:judge', and never judged in turn). With the judge off (D5a) a non-streamed call's full score
+// is the inline check the call path computed: it is written by the settlement itself
+// (accounting.ts), so only streamed calls are left here.
 import { sql } from 'kysely';
 import type { Services } from '../../shared/services.ts';
 import type { CanonicalRequest, CanonicalResponse } from '../../../core/canonical/types.ts';
-import { inlineCheck, overallScore, shouldEscalate, type QaScore } from '../../../core/quality/index.ts';
+import { inlineCheck, qaDocument, QA_METHOD_VERSION, type QaScore } from '../../../core/quality/index.ts';
 import { recordQaScores } from '../../money/wallet.ts';
 import { runCall } from '../pipeline.ts';
 
-export const QA_METHOD_VERSION = 'qa-v1';
+export { QA_METHOD_VERSION };
 export const JUDGE_CHANNEL = 'qa:judge';
 /** Calls per run; smaller with the judge on, whose calls hold the claimed rows longer. */
 const BATCH = 200;
@@ -106,16 +109,7 @@ export async function scoreOne(s: Services, p: Pending): Promise<Record<string, 
       method = 'inline+judge';
     }
   }
-  const floor = Number(p.quality_floor);
-  return {
-    ...q,
-    overall: overallScore(q),
-    belowFloor: shouldEscalate(q, floor),
-    floor,
-    reasons: inline.reasons,
-    method,
-    version: QA_METHOD_VERSION,
-  };
+  return qaDocument(q, inline.reasons, Number(p.quality_floor), method);
 }
 
 /**
