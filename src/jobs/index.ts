@@ -11,6 +11,7 @@ import { retentionJob } from './retention.job.ts';
 import { alertEmailJob, thresholdsJob } from './alerts.job.ts';
 import { digestsJob } from './digests.job.ts';
 import { learningJob } from './learning.job.ts';
+import { insightsRollupJob } from './insights-rollup.job.ts';
 
 export interface JobModule {
   /** Queue name; also the pg-boss queue created at start-up. */
@@ -33,6 +34,7 @@ export const JOBS: JobModule[] = [
   alertEmailJob,
   digestsJob,
   learningJob,
+  insightsRollupJob,
 ];
 
 export async function createQueues(boss: PgBoss): Promise<void> {

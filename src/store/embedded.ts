@@ -139,6 +139,10 @@ function safeRootDir(path: string): string {
   if (!st.isDirectory() || st.uid !== 0 || (st.mode & 0o022) !== 0) {
     throw new StartupError(`${path} is not a directory owned by root that only root can write (found mode ${(st.mode & 0o777).toString(8)}, owner ${st.uid}): remove it or fix its owner and mode`);
   }
+  // The postgres user must be able to pass through it. A restrictive umask (077) at creation, or a
+  // folder made 0700 by hand, would leave it out of reach; root owns it and nobody else can write
+  // it, so letting everyone traverse it is safe.
+  if ((st.mode & 0o011) !== 0o011) chmodSync(path, (st.mode & 0o7777) | 0o011);
   return path;
 }
 

@@ -461,6 +461,26 @@ export interface StoredResponsesTable {
   expires_at: Timestamp;
 }
 
+/** Daily ledger rollups for the insights (migration 025): one bucket per tenant, UTC day and project. */
+export interface InsightsLedgerDailyTable {
+  tenant_id: string;
+  /** 'YYYY-MM-DD' (pg date). */
+  day: ColumnType<string, string, string>;
+  project_id: string;
+  burn_micros: bigint;
+  compared_burn_micros: bigint;
+  baseline_micros: bigint;
+  actual_micros: bigint;
+  calls: bigint;
+  escalations: bigint;
+}
+
+export interface InsightsRollupStateTable {
+  tenant_id: string;
+  last_seq: Generated<bigint>;
+  updated_at: Generated<Date>;
+}
+
 export interface DB {
   stored_responses: StoredResponsesTable;
   tenants: TenantsTable;
@@ -492,6 +512,8 @@ export interface DB {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
   digest_sends: DigestSendsTable;
+  insights_ledger_daily: InsightsLedgerDailyTable;
+  insights_rollup_state: InsightsRollupStateTable;
   export_log: ExportLogTable;
   password_resets: PasswordResetsTable;
   invites: InvitesTable;

@@ -12,6 +12,7 @@ import type { Services } from '../shared/services.ts';
 import { BRANDS, isProviderKey } from '../../core/providers.ts';
 import { getWalletView } from '../money/wallet-view.ts';
 import { formatUsd2 } from '../../core/money.ts';
+import { ledgerSums } from './rollups.repo.ts';
 
 const DAY = 86_400_000;
 export const SAVINGS_WINDOWS = [7, 30, 90] as const;
@@ -28,13 +29,8 @@ async function benchmarkOf(s: Services, tenantId: string) {
 const equivalentLabel = (b: { brand: string } | null) => `${b ? b.brand : 'Benchmark'}-equivalent burn`;
 
 export async function burnTotals(s: Services, tenantId: string, since: Date, until: Date) {
-  const r = await sql<{ burn: bigint; baseline: bigint; actual: bigint }>`
-    select coalesce(sum(-amount_micros), 0)::bigint as burn,
-           coalesce(sum(baseline_cost_usd_micros) filter (where baseline_cost_usd_micros is not null), 0)::bigint as baseline,
-           coalesce(sum(actual_cost_usd_micros) filter (where baseline_cost_usd_micros is not null), 0)::bigint as actual
-      from ledger_entries
-     where tenant_id = ${tenantId} and event_type = 'AI_USAGE' and created_at >= ${since} and created_at < ${until}`.execute(s.db);
-  return r.rows[0];
+  const [t] = await ledgerSums(s.db, tenantId, since, until);
+  return { burn: t!.burn, baseline: t!.baseline, actual: t!.actual };
 }
 
 /** % saved as basis points, rounded down; null without a benchmark-equivalent burn. */
@@ -46,15 +42,8 @@ export async function savingsSeries(s: Services, tenantId: string, days: Savings
   const bench = await benchmarkOf(s, tenantId);
   // Like with like (issue 14): the two lines sum the same rows, those priced against a benchmark;
   // calls made without one are counted apart (unbenchmarkedBurnMicros), never on one side only.
-  const rows = await sql<{ day: string; burn: bigint; compared: bigint; baseline: bigint }>`
-    select to_char(date_trunc('day', created_at at time zone 'UTC'), 'YYYY-MM-DD') as day,
-           coalesce(sum(-amount_micros), 0)::bigint as burn,
-           coalesce(sum(-amount_micros) filter (where baseline_cost_usd_micros is not null), 0)::bigint as compared,
-           coalesce(sum(baseline_cost_usd_micros), 0)::bigint as baseline
-      from ledger_entries
-     where tenant_id = ${tenantId} and event_type = 'AI_USAGE' and created_at >= ${since} and created_at <= ${now}
-     group by 1 order by 1`.execute(s.db);
-  const byDay = new Map(rows.rows.map((r) => [r.day, r]));
+  const rows = { rows: await ledgerSums(s.db, tenantId, since, new Date(now.getTime() + 1), 'day') };
+  const byDay = new Map(rows.rows.map((r) => [r.key, r]));
   const series = [];
   for (let i = 0; i < days; i++) {
     const day = new Date(since.getTime() + i * DAY).toISOString().slice(0, 10);

@@ -7,8 +7,8 @@
 // 1 token = 1 micro, D1); calls = first attempts (call log: no parent); escalations = attempts
 // marked escalated (every attempt is debited and ledgered under its own call id, D5); movers = projects whose burn changed most. Task
 // families are not on ledger rows, so movers are projects until the call log is read here too.
-import { sql } from 'kysely';
 import type { Services } from '../shared/services.ts';
+import { ledgerSums } from './rollups.repo.ts';
 import { appError } from '../../core/errors.ts';
 import { addDays, addMonths, formatLocalDate, fromLocal, localDateOf, mondayOf, parseLocalDate } from '../../core/time/zoned.ts';
 
@@ -128,23 +128,10 @@ export interface Summary {
 async function totals(s: Services, tenantId: string, r: Range, hasBenchmark: boolean): Promise<Totals> {
   // Each attempt has its own call id and ledger entry (D5); its call-log row says whether it was
   // an escalated attempt or a retry (parent_call_id), so calls count first attempts only.
-  const row = await s.db
-    .selectFrom('ledger_entries as l')
-    .leftJoin('call_logs as c', 'c.ledger_entry_id', 'l.id')
-    .select([
-      sql<string>`coalesce(sum(-l.amount_micros), 0)::text`.as('burn'),
-      sql<string>`coalesce(sum(l.baseline_cost_usd_micros) filter (where l.actual_cost_usd_micros is not null), 0)::text`.as('baseline'),
-      sql<string>`coalesce(sum(l.baseline_cost_usd_micros - l.actual_cost_usd_micros), 0)::text`.as('saved'),
-      sql<string>`count(*) filter (where c.parent_call_id is null)::text`.as('calls'),
-      sql<string>`count(*) filter (where c.escalated)::text`.as('escalations'),
-    ])
-    .where('l.tenant_id', '=', tenantId)
-    .where('l.event_type', '=', 'AI_USAGE')
-    .where('l.created_at', '>=', r.from)
-    .where('l.created_at', '<', r.to)
-    .executeTakeFirstOrThrow();
-  const baseline = BigInt(row.baseline);
-  const saved = BigInt(row.saved);
+  const [t] = await ledgerSums(s.db, tenantId, r.from, r.to);
+  const row = { baseline: t!.baseline, saved: t!.baseline - t!.actual, calls: t!.calls, escalations: t!.escalations, burn: t!.burn.toString() };
+  const baseline = row.baseline;
+  const saved = row.saved;
   const calls = Number(row.calls);
   return {
     serviceBurnMicros: row.burn,
@@ -158,25 +145,16 @@ async function totals(s: Services, tenantId: string, r: Range, hasBenchmark: boo
 }
 
 async function movers(s: Services, tenantId: string, p: PeriodRanges): Promise<Mover[]> {
-  const rows = await s.db
-    .selectFrom('ledger_entries as l')
-    .innerJoin('projects as p', 'p.id', 'l.project_id')
-    .select([
-      'p.id',
-      'p.name',
-      sql<string>`coalesce(sum(-l.amount_micros) filter (where l.created_at >= ${p.current.from} and l.created_at < ${p.current.to}), 0)::text`.as('cur'),
-      sql<string>`coalesce(sum(-l.amount_micros) filter (where l.created_at >= ${p.previous.from} and l.created_at < ${p.previous.to}), 0)::text`.as('prev'),
-    ])
-    .where('l.tenant_id', '=', tenantId)
-    .where('l.event_type', '=', 'AI_USAGE')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('l.created_at', '>=', p.current.from), eb('l.created_at', '<', p.current.to)]),
-        eb.and([eb('l.created_at', '>=', p.previous.from), eb('l.created_at', '<', p.previous.to)]),
-      ]),
-    )
-    .groupBy(['p.id', 'p.name'])
-    .execute();
+  const [cur, prev, projects] = await Promise.all([
+    ledgerSums(s.db, tenantId, p.current.from, p.current.to, 'project'),
+    ledgerSums(s.db, tenantId, p.previous.from, p.previous.to, 'project'),
+    s.db.selectFrom('projects').select(['id', 'name']).where('tenant_id', '=', tenantId).execute(),
+  ]);
+  const curOf = new Map(cur.map((r) => [r.key, r.burn]));
+  const prevOf = new Map(prev.map((r) => [r.key, r.burn]));
+  const rows = projects
+    .filter((p) => curOf.has(p.id) || prevOf.has(p.id))
+    .map((p) => ({ id: p.id, name: p.name, cur: (curOf.get(p.id) ?? 0n).toString(), prev: (prevOf.get(p.id) ?? 0n).toString() }));
   const abs = (v: bigint) => (v < 0n ? -v : v);
   return rows
     .map((r) => ({ ...r, delta: BigInt(r.cur) - BigInt(r.prev) }))
