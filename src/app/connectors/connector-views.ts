@@ -7,8 +7,10 @@
 // reads another project's prompts.
 import type { Services } from '../shared/services.ts';
 import { getWalletView } from '../money/wallet-view.ts';
-import { activity, burnTotals, savingsSeries, type SavingsWindow } from '../insights/insights-views.ts';
+import { sql } from 'kysely';
+import { activity, benchmarkOf, burnTotals, savingsSeries, type SavingsWindow } from '../insights/insights-views.ts';
 import type { KeyPrincipal } from '../identity/keys.ts';
+import type { Channel } from '../events/events.ts';
 
 /** Who the key is: enough for a connector to greet its user and link to the right pages. */
 export async function keyIdentity(s: Services, p: KeyPrincipal) {
@@ -67,4 +69,36 @@ export async function connectorActivity(s: Services, p: KeyPrincipal, limit: num
     tokensSaved: a.tokensSaved,
     promptExcerpt: a.promptExcerpt,
   }));
+}
+
+/**
+ * Today (the UTC day, as the savings chart's days) on the key's project, optionally through one
+ * connector: what the browser extension's popup shows (D14). A call is its first attempt (an
+ * escalation's retries are the same call); tokens saved sum every attempt priced against a
+ * benchmark, like the /overview tile, and are null while the tenant has no benchmark provider.
+ * Connection tests are not traffic and are left out.
+ */
+export async function connectorToday(s: Services, p: KeyPrincipal, channel: Channel | null) {
+  const now = s.clock.now();
+  const since = new Date(Math.floor(now.getTime() / 86_400_000) * 86_400_000);
+  const [bench, r] = await Promise.all([
+    benchmarkOf(s, p.tenantId),
+    sql<{ calls: string; burn: string; saved: string }>`
+      select count(*) filter (where parent_call_id is null)::text as calls,
+             coalesce(sum(debited_micros), 0)::text as burn,
+             coalesce(sum(baseline_cost_usd_micros - actual_cost_usd_micros) filter (where baseline_cost_usd_micros is not null and actual_cost_usd_micros is not null), 0)::text as saved
+        from call_logs
+       where tenant_id = ${p.tenantId} and project_id = ${p.projectId} and created_at >= ${since} and created_at <= ${now}
+         and channel not like '%:connection-test'
+         and (${channel}::text is null or channel = ${channel} or channel like ${(channel ?? '') + ':%'})`.execute(s.db),
+  ]);
+  const row = r.rows[0];
+  return {
+    day: since.toISOString().slice(0, 10),
+    channel,
+    calls: Number(row.calls),
+    serviceBurn: row.burn,
+    benchmarkProvider: bench ? bench.brand : null,
+    tokensSaved: bench ? row.saved : null,
+  };
 }

@@ -19,7 +19,7 @@ export const SAVINGS_WINDOWS = [7, 30, 90] as const;
 export type SavingsWindow = (typeof SAVINGS_WINDOWS)[number];
 export const ACTIVITY_FEED_SIZE = 50;
 
-async function benchmarkOf(s: Services, tenantId: string) {
+export async function benchmarkOf(s: Services, tenantId: string) {
   const t = await s.db.selectFrom('tenants').select('baseline_provider_key').where('id', '=', tenantId).executeTakeFirst();
   const key = t?.baseline_provider_key;
   return isProviderKey(key) ? { providerKey: key, brand: BRANDS[key].name } : null;

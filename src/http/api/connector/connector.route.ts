@@ -5,12 +5,13 @@
 //   GET  /api/connector/wallet            balance, reserved, available, runway
 //   GET  /api/connector/savings?window=   7 | 30 | 90 days, locked vocabulary
 //   GET  /api/connector/activity?limit=   the key's project, newest first
+//   GET  /api/connector/today?channel=    today's calls and tokens saved of the key's project (extension popup)
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Services } from '../../../app/shared/services.ts';
 import type { KeyPrincipal } from '../../../app/identity/keys.ts';
 import { CHANNELS } from '../../../app/events/events.ts';
-import { connectorActivity, connectorSavings, connectorWallet, keyIdentity } from '../../../app/connectors/connector-views.ts';
+import { connectorActivity, connectorSavings, connectorToday, connectorWallet, keyIdentity } from '../../../app/connectors/connector-views.ts';
 import { connectorSeen } from '../../../app/connectors/integrations.ts';
 import { appError } from '../../../core/errors.ts';
 import { rateLimitHeaders } from '../../plugins/rate-limit.ts';
@@ -66,6 +67,15 @@ const activityItem = z.object({
   promptExcerpt: z.string().nullable(),
 });
 
+const today = z.object({
+  day: z.string(),
+  channel: z.enum(CHANNELS).nullable(),
+  calls: z.number().int(),
+  serviceBurn: micros,
+  benchmarkProvider: z.string().nullable(),
+  tokensSaved: micros.nullable(),
+});
+
 const route: RouteModule = (app, s) => {
   app.post(
     '/api/connector/heartbeat',
@@ -87,6 +97,11 @@ const route: RouteModule = (app, s) => {
     '/api/connector/activity',
     { schema: { querystring: z.strictObject({ limit: z.coerce.number().int().min(1).max(50).default(10) }), response: { 200: envelope(z.object({ items: z.array(activityItem) })) } }, onRequest: requireKey(s) },
     async (req) => ok({ items: await connectorActivity(s, principal(req), req.query.limit) }),
+  );
+  app.get(
+    '/api/connector/today',
+    { schema: { querystring: z.strictObject({ channel: z.enum(CHANNELS).optional() }), response: { 200: envelope(today) } }, onRequest: requireKey(s) },
+    async (req) => ok(await connectorToday(s, principal(req), req.query.channel ?? null)),
   );
 };
 export default route;
