@@ -11,6 +11,7 @@ export const APP_ROUTES = [
   '/settings/ledger',
   '/device',
   '/copy-paste',
+  '/smartone',
   '/admin/learning',
   '/admin/learning/budget',
   '/admin/webhooks',

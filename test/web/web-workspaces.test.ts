@@ -5,6 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
+import OpenAI from 'openai';
 import { startTestServer, tenantWithKey, type TestServer } from '../harness.ts';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { PRICE_BOOK } from '../../src/core/pricing/price-book.ts';
@@ -129,5 +130,105 @@ describe('/copy-paste (tier 5)', () => {
     const bad = await srv.api('POST', '/api/copy-paste', { token: t.accessToken, body: { projectId: t.defaultProjectId, prompt: '   ' } });
     assert.equal(bad.status, 400);
     assert.match(bad.body.error, /Paste a prompt/);
+  });
+});
+
+describe('/smartone', () => {
+  let research: { id: string } = { id: '' };
+  let key = '';
+  test('the default project: its stage and quality floor in plain words equal the API', async () => {
+    await nav('SmartOne', '/smartone');
+    await page.getByTestId('stage').waitFor();
+    const p = await api('GET', `/api/projects/${t.defaultProjectId}`);
+    assert.match(await page.getByTestId('stage').innerText(), new RegExp(`^${p.stage}`, 'i'));
+    assert.equal(p.qualityFloor, 0.6);
+    assert.match(await page.getByTestId('floor-words').innerText(), /^Balanced\. .*retried with a stronger model/);
+    assert.equal(await page.getByRole('radio', { name: 'Balanced' }).isChecked(), true);
+    assert.equal(await page.getByLabel('Workspace').inputValue(), t.defaultProjectId);
+    await checkA11y('smartone');
+  });
+
+  test('create, then rename with a budget, a stricter floor and a benchmark override, by keyboard; the API has them', async () => {
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await page.getByText(/Too small|at least 1|Must/).first().waitFor();
+    await page.getByLabel('New project name').fill('Research');
+    await page.getByLabel('New project name').press('Enter');
+    await page.getByText('Project Research created.', { exact: false }).waitFor();
+    const list = await api<{ items: Array<{ id: string; name: string }> }>('GET', '/api/projects');
+    research = list.items.find((p) => p.name === 'Research')!;
+    assert.ok(research, 'the project exists');
+    await page.waitForURL((u) => u.searchParams.get('project') === research.id);
+    assert.equal(await page.getByLabel('Workspace').inputValue(), research.id);
+
+    await page.getByLabel('Name', { exact: true }).fill('Research team');
+    await page.getByLabel('Monthly budget (US dollars)').fill('12.50');
+    // The floor by keyboard: focus the chosen radio, arrow to the next level.
+    await page.getByRole('radio', { name: 'Balanced' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await page.getByTestId('floor-words').getByText('Strict.').waitFor();
+    assert.match(await page.getByTestId('floor-words').innerText(), /not clearly good/);
+    await page.getByLabel('Benchmark provider for this project').selectOption('anthropic');
+    await page.getByLabel('Benchmark provider for this project').press('Tab');
+    await page.keyboard.press('Enter');
+    await page.getByText('Settings of Research team saved.', { exact: false }).waitFor();
+    const p = await api('GET', `/api/projects/${research.id}`);
+    assert.equal(p.name, 'Research team');
+    assert.equal(p.monthlyBudgetMicros, '12500000');
+    assert.equal(p.qualityFloor, 0.75);
+    assert.equal(p.benchmarkOverride, 'anthropic');
+    assert.match(await page.getByLabel('Monthly budget (US dollars)').getAttribute('aria-describedby').then(async (ids) => (await page.locator(`#${ids!.split(' ').pop()}`).innerText())), /12,500,000 tokens \(\$12\.50\)/);
+    // A budget the schema refuses is said on the field, before any request.
+    await page.getByLabel('Monthly budget (US dollars)').fill('lots');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Enter an amount in US dollars, like 25 or 12.50').waitFor();
+    await page.getByLabel('Monthly budget (US dollars)').fill('12.50');
+    await checkA11y('smartone-research');
+  });
+
+  test("the project's activity is live and filters by channel and prompt text", async () => {
+    const k = await api('POST', '/api/keys', { name: 'research', environment: 'dev', projectId: research.id });
+    key = k.key;
+    await page.getByText('Live: new calls of this project appear here').waitFor();
+    await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
+    await new OpenAI({ baseURL: `${srv.url}/v1`, apiKey: key, maxRetries: 0 }).chat.completions.create({ model: 'auto', messages: [{ role: 'user', content: 'Explain tidal pools to a child.' }] });
+    await page.getByTestId('project-feed').getByText('Explain tidal pools', { exact: false }).waitFor();
+    assert.equal(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload), true, 'no reload');
+    // The stage moved with the first billed call, and the screen says so.
+    await page.waitForFunction(() => /^live/i.test(document.querySelector('[data-testid="stage"]')?.textContent ?? ''));
+    assert.equal((await api('GET', `/api/projects/${research.id}`)).stage, 'live');
+    await api('POST', '/api/copy-paste', { projectId: research.id, prompt: 'Name a famous lighthouse.' });
+    await page.getByTestId('project-feed').getByText('Name a famous lighthouse', { exact: false }).waitFor();
+    const feed = page.getByTestId('project-feed').locator('li');
+    assert.equal(await feed.count(), 2);
+    await page.getByLabel('Channel').selectOption('copy-paste');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="project-feed"] li').length === 1);
+    assert.match(await feed.first().innerText(), /via copy-paste/);
+    await page.getByLabel('Channel').selectOption('');
+    await page.getByLabel('Search prompts').fill('tidal');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="project-feed"] li').length === 1);
+    assert.match(await feed.first().innerText(), /tidal pools/);
+    const viaApi = await api('GET', `/api/tenant/insights/activity?projectId=${research.id}&search=tidal`);
+    assert.equal(viaApi.items.length, 1);
+    await page.getByLabel('Search prompts').fill('');
+    // The default project's feed does not show this project's calls.
+    await page.getByLabel('Workspace').selectOption(t.defaultProjectId);
+    await page.waitForURL((u) => u.searchParams.get('project') === t.defaultProjectId);
+    await page.getByText('Explain tidal pools', { exact: false }).waitFor({ state: 'detached' });
+    assertNoModelIds(await textOf(page), '/smartone');
+  });
+
+  test('delete asks first, then removes the project and revokes its keys', async () => {
+    await page.getByLabel('Workspace').selectOption(research.id);
+    await page.getByRole('button', { name: 'Delete project' }).click();
+    await page.getByRole('button', { name: 'Keep it' }).click();
+    await page.getByRole('button', { name: 'Delete project' }).click();
+    await page.getByRole('button', { name: 'Delete Research team for good' }).click();
+    await page.getByText('Project Research team deleted', { exact: false }).waitFor();
+    const gone = await srv.api('GET', `/api/projects/${research.id}`, { token: t.accessToken });
+    assert.equal(gone.status, 404);
+    const refused = await fetch(`${srv.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'auto', messages: [{ role: 'user', content: 'hi' }] }) });
+    assert.equal(refused.status, 401);
+    assert.equal(await page.getByLabel('Workspace').inputValue(), t.defaultProjectId);
+    await checkA11y('smartone-after-delete');
   });
 });

@@ -135,12 +135,14 @@ export async function updateProject(db: Db, tenantId: string, id: string, input:
   return toProjectView(row as Row);
 }
 
-export async function deleteProject(db: Db, tenantId: string, id: string): Promise<void> {
+/** Soft-deletes the project and revokes its keys; returns the revoked key ids (the caller evicts them from the key cache). */
+export async function deleteProject(db: Db, tenantId: string, id: string): Promise<string[]> {
   const p = await getProject(db, tenantId, id);
   if (p.isDefault) throw appError('conflict', 'The default project cannot be deleted');
-  await db.transaction().execute(async (tx) => {
+  return db.transaction().execute(async (tx) => {
     await tx.updateTable('projects').set({ deleted_at: new Date() }).where('id', '=', id).where('tenant_id', '=', tenantId).execute();
     // A deleted project's keys stop working with it.
-    await tx.updateTable('api_keys').set({ revoked_at: new Date() }).where('project_id', '=', id).where('revoked_at', 'is', null).execute();
+    const revoked = await tx.updateTable('api_keys').set({ revoked_at: new Date() }).where('project_id', '=', id).where('revoked_at', 'is', null).returning('id').execute();
+    return revoked.map((r) => r.id);
   });
 }

@@ -27,7 +27,8 @@ const route: RouteModule = (app, s) => {
     },
   );
   app.delete('/api/projects/:id', { schema: { params: idParams, response: { 200: emptyData } }, onRequest: requireAuth(s, { role: 'admin' }) }, async (req) => {
-    await deleteProject(s.db, authOf(req).tenantId, req.params.id);
+    // Its keys are revoked with it: evicted from every replica's key cache at once, as DELETE /api/keys/:id does.
+    for (const keyId of await deleteProject(s.db, authOf(req).tenantId, req.params.id)) s.keyCache.invalidateKey(keyId);
     invalidateCallContext(s, authOf(req).tenantId);
     return ok({});
   });

@@ -32,6 +32,8 @@ export default function CopyPastePage() {
       void qc.invalidateQueries({ queryKey: keys.wallet });
       void qc.invalidateQueries({ queryKey: ['insights'] });
       void qc.invalidateQueries({ queryKey: ['ledger'] });
+      // A first billed call moves the project's stage (D4).
+      void qc.invalidateQueries({ queryKey: keys.projects });
     },
     onError: (e) => setFailure(describeError(e)),
   });
