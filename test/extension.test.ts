@@ -427,4 +427,42 @@ describe('the extension in Chromium', () => {
     assert.deepEqual({ calls: today.body.data.calls, tokensSaved: today.body.data.tokensSaved, benchmarkProvider: today.body.data.benchmarkProvider }, { calls: own.length, tokensSaved: null, benchmarkProvider: null });
     await page.close();
   });
+
+  test('signing in by device authorisation creates a key for the chosen project and environment, and keeps only the key', async () => {
+    const page = await ctx.newPage();
+    await page.goto(`chrome-extension://${extId}/options.html`);
+    await page.getByLabel('Switchboard URL').fill(srv.url);
+    await page.getByLabel('Enabled sites').fill('127.0.0.1');
+    const opened = ctx.waitForEvent('page');
+    await page.getByRole('button', { name: 'Sign in with Switchboard' }).click();
+    const code = (await page.locator('#user-code').filter({ hasText: /[A-Z]{4}-[A-Z]{4}/ }).textContent())!;
+    const devicePage = await opened;
+    assert.equal(devicePage.url(), `${srv.url}/device?code=${code}`, 'the device page opens with the code');
+    await devicePage.close();
+    // The person approves it, signed in to the web app (the /device screen has its own test).
+    const ok = await srv.api('POST', '/api/auth/device/confirm', { token: t.accessToken, body: { userCode: code } });
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    await page.getByLabel('Project to bill').waitFor({ timeout: 30_000 });
+    assert.equal(await page.getByLabel('Project to bill').inputValue(), t.defaultProjectId);
+    await page.getByLabel('Environment').selectOption('staging');
+    assert.deepEqual(await axeViolations(page), []);
+    await screenshot(page, 'extension-options-signin');
+    await page.getByRole('button', { name: 'Create a key for this browser' }).click();
+    await page.getByRole('status').filter({ hasText: /^Saved\./ }).waitFor();
+    assert.match((await page.getByRole('status').textContent())!, /Connected to Tenant proxy · .* \(staging\)\. Routing on 1 site/);
+    await page.close();
+
+    const key = await srv.services.db.selectFrom('api_keys').select(['id', 'environment', 'project_id']).where('tenant_id', '=', t.tenantId).where('name', '=', 'Browser extension').executeTakeFirstOrThrow();
+    assert.deepEqual({ environment: key.environment, project: key.project_id }, { environment: 'staging', project: t.defaultProjectId });
+    const session = await srv.services.db.selectFrom('sessions').select(['revoked_at']).where('tenant_id', '=', t.tenantId).where('name', '=', 'Browser extension').executeTakeFirstOrThrow();
+    assert.notEqual(session.revoked_at, null, 'the sign-in session is ended: the key is the only credential kept');
+
+    const app = await ctx.newPage();
+    await app.goto(siteUrl);
+    const r = await pageFetch(app, OPENAI, { headers: openaiHeaders, body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello from the signed-in extension' }] } });
+    assert.equal(r.status, 200, r.text);
+    const row = await srv.services.db.selectFrom('call_logs').select(['key_id', 'channel']).where('id', '=', r.headers['x-service-call-id']).executeTakeFirstOrThrow();
+    assert.deepEqual(row, { key_id: key.id, channel: 'extension:chat' });
+    await app.close();
+  });
 });
