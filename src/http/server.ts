@@ -49,6 +49,9 @@ import insightsActivity from './api/insights/activity.route.ts';
 import ledgerExport from './api/ledger/export.route.ts';
 import integrations from './api/integrations/integrations.route.ts';
 import connector from './api/connector/connector.route.ts';
+import advisoryImports from './api/advisory/imports.route.ts';
+import advisoryReport from './api/advisory/report.route.ts';
+import advisoryExport from './api/advisory/export.route.ts';
 import authTenants from './api/auth/tenants.route.ts';
 import authPassword from './api/auth/password.route.ts';
 import myPassword from './api/users/password.route.ts';
@@ -106,6 +109,9 @@ const API_ROUTES: RouteModule[] = [
   tenant,
   invites,
   copyPaste,
+  advisoryImports,
+  advisoryReport,
+  advisoryExport,
 ];
 
 /** Extra route scopes (the proxy, events, billing pages) plug in here with their own error handling. */

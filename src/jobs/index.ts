@@ -12,6 +12,7 @@ import { alertEmailJob, thresholdsJob } from './alerts.job.ts';
 import { digestsJob } from './digests.job.ts';
 import { learningJob } from './learning.job.ts';
 import { insightsRollupJob } from './insights-rollup.job.ts';
+import { advisoryImportJob } from './advisory-import.job.ts';
 
 export interface JobModule {
   /** Queue name; also the pg-boss queue created at start-up. */
@@ -35,6 +36,7 @@ export const JOBS: JobModule[] = [
   digestsJob,
   learningJob,
   insightsRollupJob,
+  advisoryImportJob,
 ];
 
 export async function createQueues(boss: PgBoss): Promise<void> {

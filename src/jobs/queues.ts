@@ -16,6 +16,7 @@ export const QUEUES = {
   thresholds: 'alerts.thresholds',
   alert: 'alerts.send',
   digests: 'digests.tick',
+  advisoryImport: 'advisory.import',
 } as const;
 
 /** pg-boss's `db` option over a Kysely executor (a transaction or the pool). */
@@ -65,5 +66,6 @@ export function createJobQueue(boss: PgBoss, log: Logger): JobQueue {
       await boss.send(AUTO_TOPUP_QUEUE, job, { db: jobsDb(ex), retryLimit: 3, retryDelay: 30, retryBackoff: true });
     },
     nudgeQaScoring: () => nudgeQaScoring(boss, log),
+    processAdvisoryImport: (ex, job) => enqueueJobs(boss, ex, [{ name: QUEUES.advisoryImport, data: job }]),
   };
 }

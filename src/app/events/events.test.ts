@@ -67,6 +67,7 @@ const call = (over: Partial<LlmCallFacts> = {}): LlmCallFacts => ({
 
 test('every D10 event type has a payload schema', () => {
   assert.deepEqual([...EVENT_TYPES].sort(), [
+    'advisory.progress',
     'budget.exhausted',
     'connector.connected',
     'connector.disconnected',

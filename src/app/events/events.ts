@@ -94,6 +94,14 @@ export const PAYLOAD_SCHEMAS = {
     /** The budget month, YYYY-MM (UTC). */
     month: z.string().regex(/^\d{4}-\d{2}$/),
   }),
+  /** An advisory import's progress (D14 tier 6): while the worker classifies it, and once at the end. */
+  'advisory.progress': z.strictObject({
+    importId: uuid,
+    status: z.enum(['processing', 'done', 'failed']),
+    totalRows: count,
+    processedRows: count,
+    malformedRows: count,
+  }),
   'presence.heartbeat': z.strictObject({
     viewers: count,
     change: z.enum(['joined', 'left']),

@@ -16,4 +16,6 @@ export interface JobQueue {
   chargeAutoTopup(ex: Executor, job: { tenantId: string; topupId: string }): Promise<void>;
   /** Ask the worker to score settled calls soon; cheap, fire-and-forget, never awaited. */
   nudgeQaScoring(): void;
+  /** Classify and price an uploaded advisory import (D14 tier 6); the rows are already written. */
+  processAdvisoryImport(ex: Executor, job: { importId: string }): Promise<void>;
 }

@@ -20,6 +20,7 @@ import * as m016 from './016-connectors.ts';
 import * as m017 from './017-learning-plane.ts';
 import * as m017a from './017a-learning-role.ts';
 import * as m025 from './025-insights-rollups.ts';
+import * as m020 from './020-advisory-imports.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '001-foundation': m001,
@@ -40,6 +41,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '017-learning-plane': m017,
   '017a-learning-role': m017a,
   '025-insights-rollups': m025,
+  '020-advisory-imports': m020,
 };
 
 export async function migrate(db: Db): Promise<void> {
