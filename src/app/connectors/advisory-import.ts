@@ -183,16 +183,21 @@ export async function receiveImport(
     let total = 0;
     let malformed = 0;
     let batch: StagedRow[] = [];
+    let writing: Promise<void> = Promise.resolve();
     for await (const { lineNo, result } of rows) {
       total += 1;
       if (total > MAX_IMPORT_ROWS) throw appError('body_too_large', `The file has more than ${MAX_IMPORT_ROWS.toLocaleString('en-US')} rows: split it and upload each part as its own import`);
       if (!result.ok) malformed += 1;
       batch.push(staged(lineNo, result));
       if (batch.length >= BATCH) {
-        await insertRows(s.db, id, batch);
+        // One insert in flight while the next batch is parsed; a failed one fails the upload.
+        await writing;
+        writing = insertRows(s.db, id, batch);
+        writing.catch(() => undefined); // awaited above; this only keeps a failure from going unhandled meanwhile
         batch = [];
       }
     }
+    await writing;
     await insertRows(s.db, id, batch);
     if (total === 0) throw appError('validation', 'The file holds no rows: upload NDJSON lines or a CSV with a header and at least one row');
     await s.db.transaction().execute(async (tx) => {

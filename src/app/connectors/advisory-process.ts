@@ -14,7 +14,7 @@ import { costMicros } from '../../core/pricing/cost.ts';
 import { findModel, referenceModel } from '../../core/pricing/price-book.ts';
 import type { ModelClass } from '../../core/model-class.ts';
 import { emitEvent } from '../events/events.ts';
-import { claimImport, failImport, finishImport, pendingRows, writeDecisions, type ImportRecord, type PendingRow, type RowDecision } from './advisory.repo.ts';
+import { claimImport, failImport, finishImport, lastDecidedLine, pendingRows, writeDecisions, type ImportRecord, type PendingRow, type RowDecision } from './advisory.repo.ts';
 
 const BATCH = 2000;
 /** Progress frames at most this often (plus the final one): a 100,000-row import sends a handful. */
@@ -47,6 +47,8 @@ export function decideRow(row: PendingRow, imp: Pick<ImportRecord, 'quality_floo
     complexity: d.complexity,
     modelClass,
     wouldModel: wouldModel.id,
+    inputTokens: row.input_tokens,
+    outputTokens: row.output_tokens,
     actualCost: costMicros(actual, usage),
     wouldCost: costMicros(wouldModel, usage),
     baselineCost: reference ? costMicros(reference, usage) : null,
@@ -68,20 +70,27 @@ export async function processAdvisoryImport(s: Services, importId: string): Prom
   if (!imp) return; // deleted, or already done or failed
   try {
     let processed = imp.processed_rows;
-    let last = 0;
     let lastFrame = 0;
+    // A pipeline of three: PostgreSQL reads the next batch and writes the previous one while this
+    // process classifies the current one (Layer 1 is CPU, the rest is the database's).
+    let next = pendingRows(s.db, imp.id, await lastDecidedLine(s.db, imp.id), BATCH);
+    let writing: Promise<void> = Promise.resolve();
     for (;;) {
-      const rows = await pendingRows(s.db, imp.id, last, BATCH);
+      const rows = await next;
       if (rows.length === 0) break;
+      next = pendingRows(s.db, imp.id, rows[rows.length - 1].line_no, BATCH);
+      next.catch(() => undefined); // awaited next turn; only keeps a failure from going unhandled meanwhile
       const decisions = rows.map((r) => decideRow(r, imp));
-      await s.db.transaction().execute((tx) => writeDecisions(tx, imp.id, decisions));
+      await writing;
+      writing = s.db.transaction().execute((tx) => writeDecisions(tx, imp.id, decisions));
+      writing.catch(() => undefined);
       processed += rows.length;
-      last = rows[rows.length - 1].line_no;
       if (Date.now() - lastFrame >= PROGRESS_EVERY_MS) {
         lastFrame = Date.now();
         await progress(s, imp, 'processing', processed);
       }
     }
+    await writing;
     await finishImport(s.db, imp.id, { at: s.clock.now(), routingTableVersion: ROUTING_TABLE_VERSION, classifierVersion: CLASSIFIER_VERSION });
     await progress(s, imp, 'done', processed);
   } catch (e) {

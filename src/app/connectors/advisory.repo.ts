@@ -67,7 +67,7 @@ export async function insertRows(db: Executor, importId: string, rows: StagedRow
   if (rows.length === 0) return;
   await sql`
     insert into advisory_import_rows (import_id, line_no, status, error, occurred_at, request, excerpt, provider, model, input_tokens, output_tokens)
-    select ${importId}::uuid, u.line_no, case when u.error is null then 'pending' else 'malformed' end, u.error, u.occurred_at, u.request, u.excerpt, u.provider, u.model, u.input_tokens, u.output_tokens
+    select ${importId}::uuid, u.line_no, case when u.error is null then 'ok' else 'malformed' end, u.error, u.occurred_at, u.request, u.excerpt, u.provider, u.model, u.input_tokens, u.output_tokens
       from unnest(${rows.map((r) => r.lineNo)}::int[], ${rows.map((r) => r.error)}::text[], ${rows.map((r) => r.occurredAt?.toISOString() ?? null)}::timestamptz[],
                   ${rows.map((r) => r.request)}::text[], ${rows.map((r) => r.excerpt)}::text[], ${rows.map((r) => r.provider)}::text[], ${rows.map((r) => r.model)}::text[],
                   ${rows.map((r) => r.inputTokens)}::int[], ${rows.map((r) => r.outputTokens)}::int[])
@@ -99,10 +99,16 @@ export interface PendingRow {
   output_tokens: number;
 }
 
+/** The last line already decided (a rerun after a crash continues after it). */
+export async function lastDecidedLine(db: Executor, importId: string): Promise<number> {
+  const r = await sql<{ last: number | null }>`select max(line_no) as last from advisory_import_results where import_id = ${importId}`.execute(db);
+  return r.rows[0]?.last ?? 0;
+}
+
 export async function pendingRows(db: Executor, importId: string, afterLine: number, limit: number): Promise<PendingRow[]> {
   const r = await sql<PendingRow>`
     select line_no, request, model, input_tokens, output_tokens from advisory_import_rows
-     where import_id = ${importId} and line_no > ${afterLine} and status = 'pending'
+     where import_id = ${importId} and line_no > ${afterLine} and status = 'ok'
      order by line_no limit ${limit}`.execute(db);
   return r.rows;
 }
@@ -113,23 +119,23 @@ export interface RowDecision {
   complexity: string;
   modelClass: string;
   wouldModel: string;
+  inputTokens: number;
+  outputTokens: number;
   actualCost: bigint;
   wouldCost: bigint;
   baselineCost: bigint | null;
 }
 
-/** Write one batch of decisions and count it on the import, in one transaction of the caller. */
+/** Append one batch of decisions and count it on the import, in one transaction of the caller. */
 export async function writeDecisions(db: Executor, importId: string, d: RowDecision[]): Promise<void> {
   if (d.length === 0) return;
   await sql`
-    update advisory_import_rows r
-       set status = 'done', request = null, task_family = u.task_family, complexity = u.complexity, model_class = u.model_class,
-           would_model = u.would_model, actual_cost_micros = u.actual, would_cost_micros = u.would, baseline_cost_micros = u.baseline
+    insert into advisory_import_results (import_id, line_no, task_family, complexity, model_class, would_model, input_tokens, output_tokens, actual_cost_micros, would_cost_micros, baseline_cost_micros)
+    select ${importId}::uuid, u.*
       from unnest(${d.map((x) => x.lineNo)}::int[], ${d.map((x) => x.taskFamily)}::text[], ${d.map((x) => x.complexity)}::text[], ${d.map((x) => x.modelClass)}::text[],
-                  ${d.map((x) => x.wouldModel)}::text[], ${d.map((x) => x.actualCost.toString())}::bigint[], ${d.map((x) => x.wouldCost.toString())}::bigint[],
-                  ${d.map((x) => x.baselineCost?.toString() ?? null)}::bigint[])
-           as u(line_no, task_family, complexity, model_class, would_model, actual, would, baseline)
-     where r.import_id = ${importId} and r.line_no = u.line_no and r.status = 'pending'`.execute(db);
+                  ${d.map((x) => x.wouldModel)}::text[], ${d.map((x) => x.inputTokens)}::int[], ${d.map((x) => x.outputTokens)}::int[],
+                  ${d.map((x) => x.actualCost.toString())}::bigint[], ${d.map((x) => x.wouldCost.toString())}::bigint[], ${d.map((x) => x.baselineCost?.toString() ?? null)}::bigint[]) as u
+    on conflict do nothing`.execute(db);
   await sql`update advisory_imports set processed_rows = processed_rows + ${d.length} where id = ${importId}`.execute(db);
 }
 
@@ -172,7 +178,7 @@ export async function rollup(db: Executor, importId: string, by: 'task_family' |
            coalesce(sum(input_tokens), 0)::bigint as input_tokens, coalesce(sum(output_tokens), 0)::bigint as output_tokens,
            coalesce(sum(actual_cost_micros), 0)::bigint as actual, coalesce(sum(would_cost_micros), 0)::bigint as would,
            sum(baseline_cost_micros)::bigint as baseline
-      from advisory_import_rows where import_id = ${importId} and status = 'done'
+      from advisory_import_results where import_id = ${importId}
      ${by === null ? sql`` : sql`group by 1 order by 1`}`.execute(db);
   return r.rows.map((x) => ({ ...x, input_tokens: BigInt(x.input_tokens), output_tokens: BigInt(x.output_tokens), actual: BigInt(x.actual), would: BigInt(x.would), baseline: x.baseline === null ? null : BigInt(x.baseline) }));
 }
@@ -199,10 +205,12 @@ export interface ReportRow {
 /** A page of rows in line order after `afterLine`; `malformedOnly` lists just the rejected lines. */
 export async function rowsPage(db: Executor, importId: string, afterLine: number, limit: number, malformedOnly = false): Promise<ReportRow[]> {
   const r = await sql<ReportRow>`
-    select line_no, status, error, occurred_at, excerpt, provider, model, input_tokens, output_tokens, task_family, complexity, model_class, would_model,
-           actual_cost_micros::text, would_cost_micros::text, baseline_cost_micros::text
-      from advisory_import_rows
-     where import_id = ${importId} and line_no > ${afterLine} ${malformedOnly ? sql`and status = 'malformed'` : sql``}
-     order by line_no limit ${limit}`.execute(db);
+    select r.line_no, case when r.status = 'malformed' then 'malformed' when x.line_no is null then 'pending' else 'done' end as status,
+           r.error, r.occurred_at, r.excerpt, r.provider, r.model, r.input_tokens, r.output_tokens, x.task_family, x.complexity, x.model_class, x.would_model,
+           x.actual_cost_micros::text, x.would_cost_micros::text, x.baseline_cost_micros::text
+      from advisory_import_rows r
+      left join advisory_import_results x on x.import_id = r.import_id and x.line_no = r.line_no
+     where r.import_id = ${importId} and r.line_no > ${afterLine} ${malformedOnly ? sql`and r.status = 'malformed'` : sql``}
+     order by r.line_no limit ${limit}`.execute(db);
   return r.rows;
 }

@@ -34,25 +34,36 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     );
     create index advisory_imports_tenant on advisory_imports (tenant_id, created_at desc);
 
+    -- One line of the upload as received: usable (ok) or malformed with its reason.
     create table advisory_import_rows (
       import_id uuid not null references advisory_imports(id) on delete cascade,
       line_no integer not null,
-      status text not null check (status in ('pending','done','malformed')),
+      status text not null check (status in ('ok','malformed')),
       error text,
       occurred_at timestamptz,
-      -- The canonical request as JSON (only what Layer 1 reads); cleared once classified.
+      -- The canonical request as JSON: what Layer 1 reads.
       request text,
       excerpt text,
       provider text,
       model text,
       input_tokens integer,
       output_tokens integer,
-      task_family text,
-      complexity text,
-      model_class text,
-      would_model text,
-      actual_cost_micros bigint,
-      would_cost_micros bigint,
+      primary key (import_id, line_no)
+    );
+
+    -- The worker's decision per usable line, appended (never an update of the uploaded row, so
+    -- a 100,000-row import writes each row once and its decisions once).
+    create table advisory_import_results (
+      import_id uuid not null references advisory_imports(id) on delete cascade,
+      line_no integer not null,
+      task_family text not null,
+      complexity text not null,
+      model_class text not null,
+      would_model text not null,
+      input_tokens integer not null,
+      output_tokens integer not null,
+      actual_cost_micros bigint not null,
+      would_cost_micros bigint not null,
       baseline_cost_micros bigint,
       primary key (import_id, line_no)
     );
@@ -61,6 +72,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`
+    drop table advisory_import_results;
     drop table advisory_import_rows;
     drop table advisory_imports;
   `.execute(db);
