@@ -128,7 +128,7 @@ export interface Summary {
 async function totals(s: Services, tenantId: string, r: Range, hasBenchmark: boolean): Promise<Totals> {
   // Each attempt has its own call id and ledger entry (D5); its call-log row says whether it was
   // an escalated attempt or a retry (parent_call_id), so calls count first attempts only.
-  const [t] = await ledgerSums(s.db, tenantId, r.from, r.to);
+  const [t] = await ledgerSums(s.db, tenantId, r.from, r.to, 'none', { calls: true });
   const row = { baseline: t!.baseline, saved: t!.baseline - t!.actual, calls: t!.calls, escalations: t!.escalations, burn: t!.burn.toString() };
   const baseline = row.baseline;
   const saved = row.saved;

@@ -44,16 +44,30 @@ const rawKey = (g: GroupBy): RawBuilder<string> =>
 const bucketKey = (g: GroupBy): RawBuilder<string> =>
   g === 'day' ? sql<string>`to_char(b.day, 'YYYY-MM-DD')` : g === 'project' ? sql<string>`nullif(b.project_id, ${NO_PROJECT}::uuid)::text` : sql<string>`''`;
 
-const RAW_SUMS = sql`
+const MONEY_SUMS = sql`
   coalesce(sum(-l.amount_micros), 0)::bigint as burn,
   coalesce(sum(-l.amount_micros) filter (where l.baseline_cost_usd_micros is not null), 0)::bigint as compared,
   coalesce(sum(l.baseline_cost_usd_micros), 0)::bigint as baseline,
-  coalesce(sum(l.actual_cost_usd_micros) filter (where l.baseline_cost_usd_micros is not null), 0)::bigint as actual,
+  coalesce(sum(l.actual_cost_usd_micros) filter (where l.baseline_cost_usd_micros is not null), 0)::bigint as actual`;
+const RAW_SUMS = sql`${MONEY_SUMS},
   count(*) filter (where c.parent_call_id is null)::bigint as calls,
   count(*) filter (where c.escalated)::bigint as escalations`;
+/** Money only: no call-log lookup per entry (calls and escalations read 0). */
+const MONEY_ONLY = sql`${MONEY_SUMS}, 0::bigint as calls, 0::bigint as escalations`;
 
 /** Exact sums of a tenant's AI_USAGE entries with from <= created_at < to, whole or grouped. */
-export async function ledgerSums(db: Kysely<DB>, tenantId: string, from: Date, to: Date, groupBy: GroupBy = 'none'): Promise<Sums[]> {
+export async function ledgerSums(
+  db: Kysely<DB>,
+  tenantId: string,
+  from: Date,
+  to: Date,
+  groupBy: GroupBy = 'none',
+  opts: { calls?: boolean } = {},
+): Promise<Sums[]> {
+  // Calls and escalations need each raw entry's call-log row; the money screens do not ask for them.
+  const withCalls = opts.calls ?? false;
+  const sums = withCalls ? RAW_SUMS : MONEY_ONLY;
+  const from_ = withCalls ? sql`ledger_entries l left join call_logs c on c.id = l.call_id` : sql`ledger_entries l`;
   const state = await db.selectFrom('insights_rollup_state').select('last_seq').where('tenant_id', '=', tenantId).executeTakeFirst();
   const watermark = state?.last_seq ?? 0n;
   const a = ceilDay(from);
@@ -63,29 +77,29 @@ export async function ledgerSums(db: Kysely<DB>, tenantId: string, from: Date, t
   if (useBuckets) {
     parts.push(sql`
       select ${bucketKey(groupBy)} as key, sum(b.burn_micros)::bigint as burn, sum(b.compared_burn_micros)::bigint as compared,
-             sum(b.baseline_micros)::bigint as baseline, sum(b.actual_micros)::bigint as actual, sum(b.calls)::bigint as calls,
-             sum(b.escalations)::bigint as escalations
+             sum(b.baseline_micros)::bigint as baseline, sum(b.actual_micros)::bigint as actual, ${withCalls ? sql`sum(b.calls)::bigint` : sql`0::bigint`} as calls,
+             ${withCalls ? sql`sum(b.escalations)::bigint` : sql`0::bigint`} as escalations
         from insights_ledger_daily b
        where b.tenant_id = ${tenantId} and b.day >= ${isoDay(a)}::date and b.day < ${isoDay(b)}::date
        group by 1`);
     // The partial days at both edges, for entries already in the buckets of those days.
     parts.push(sql`
-      select ${rawKey(groupBy)} as key, ${RAW_SUMS}
-        from ledger_entries l left join call_logs c on c.ledger_entry_id = l.id
+      select ${rawKey(groupBy)} as key, ${sums}
+        from ${from_}
        where l.tenant_id = ${tenantId} and l.event_type = 'AI_USAGE' and l.seq <= ${watermark}
          and ((l.created_at >= ${from} and l.created_at < ${a}) or (l.created_at >= ${b} and l.created_at < ${to}))
        group by 1`);
     // Everything not rolled up yet.
     parts.push(sql`
-      select ${rawKey(groupBy)} as key, ${RAW_SUMS}
-        from ledger_entries l left join call_logs c on c.ledger_entry_id = l.id
+      select ${rawKey(groupBy)} as key, ${sums}
+        from ${from_}
        where l.tenant_id = ${tenantId} and l.event_type = 'AI_USAGE' and l.seq > ${watermark}
          and l.created_at >= ${from} and l.created_at < ${to}
        group by 1`);
   } else {
     parts.push(sql`
-      select ${rawKey(groupBy)} as key, ${RAW_SUMS}
-        from ledger_entries l left join call_logs c on c.ledger_entry_id = l.id
+      select ${rawKey(groupBy)} as key, ${sums}
+        from ${from_}
        where l.tenant_id = ${tenantId} and l.event_type = 'AI_USAGE' and l.created_at >= ${from} and l.created_at < ${to}
        group by 1`);
   }
@@ -133,7 +147,7 @@ async function rollUpChunk(db: Kysely<DB>, tenantId: string, upTo: bigint): Prom
       with added as (
         insert into insights_ledger_daily as b (tenant_id, day, project_id, burn_micros, compared_burn_micros, baseline_micros, actual_micros, calls, escalations)
         select ${tenantId}::uuid, (l.created_at at time zone 'UTC')::date, coalesce(l.project_id, ${NO_PROJECT}::uuid), ${RAW_SUMS}
-          from ledger_entries l left join call_logs c on c.ledger_entry_id = l.id
+          from ledger_entries l left join call_logs c on c.id = l.call_id
          where l.tenant_id = ${tenantId} and l.seq > ${from} and l.seq <= ${to} and l.event_type = 'AI_USAGE'
          group by 2, 3
         on conflict (tenant_id, day, project_id) do update set
