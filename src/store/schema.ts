@@ -21,6 +21,8 @@ export interface UsersTable {
   bio: string | null;
   avatar_url: string | null;
   email_verified_at: NullableTimestamp;
+  /** An address the user asked to change to, waiting for its verification link (migration 018). */
+  pending_email: string | null;
   platform_admin: Generated<boolean>;
   idle_timeout: Generated<string>;
   failed_logins: Generated<number>;

@@ -15,10 +15,8 @@ import { assertWebhookUrl, userWebhookAad } from './webhooks.ts';
 import { webhookSecretKey } from '../shared/secrets.ts';
 import { escapeHtml } from '../shared/html.ts';
 
-export const DIGEST_CADENCES = ['daily', 'weekly', 'off'] as const;
-export type DigestCadence = (typeof DIGEST_CADENCES)[number];
-export const ALERT_CHANNELS = ['email', 'webhook'] as const;
-export type AlertChannel = (typeof ALERT_CHANNELS)[number];
+import { type AlertChannel, type DigestCadence, TEST_ALERT_TYPE } from '../../core/notifications.ts';
+export { ALERT_CHANNELS, DIGEST_CADENCES, type AlertChannel, type DigestCadence } from '../../core/notifications.ts';
 /** Runway = balance ÷ average daily burn over this many trailing days. */
 export const RUNWAY_WINDOW_DAYS = 7;
 
@@ -115,7 +113,7 @@ interface Recipient {
 }
 
 /** Send `frame` to each recipient on their channel, written in `tx` so the alert leaves iff it commits. */
-async function queueAlerts(s: Services, tx: Tx, frame: EventFrame, recipients: Recipient[]): Promise<void> {
+export async function queueAlerts(s: Services, tx: Tx, frame: EventFrame, recipients: Recipient[]): Promise<void> {
   const byMail = recipients.filter((r) => r.channel === 'email');
   const byHook = recipients.filter((r) => r.channel === 'webhook');
   await s.jobs.mailAlerts(
@@ -306,6 +304,10 @@ export async function sendAlertEmail(s: Services, userId: string, frame: EventFr
     case 'routing.escalated':
       subject = `A call in ${project?.name ?? 'your project'} was escalated`;
       lines = [`A response fell below the quality floor and was retried one class up (${p.fromClass} → ${p.toClass}). Reason: ${p.reason}.`, 'The better answer was delivered; both attempts are in the ledger.'];
+      break;
+    case TEST_ALERT_TYPE:
+      subject = 'Switchboard test alert';
+      lines = ['This is a test alert, sent from the Notifications page. Real alerts (balance, runway, escalation) reach you the same way.'];
       break;
     default:
       subject = `Switchboard alert: ${frame.type}`;

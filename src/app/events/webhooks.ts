@@ -260,15 +260,16 @@ export async function getDelivery(s: Services, tenantId: string, id: string): Pr
  * fails, a delivery that was still being retried keeps retrying on its schedule, and one that had
  * been dropped stays dropped. Replaying a delivery that succeeded, or one not attempted yet, is 409.
  */
-export async function replayDelivery(s: Services, tenantId: string, id: string): Promise<DeliveryView> {
+export async function replayDelivery(s: Services, tenantId: string, id: string, alertOf?: string): Promise<DeliveryView> {
   const now = s.clock.now();
   return s.db.transaction().execute(async (tx) => {
+    // A tenant webhook's delivery, or (alertOf) one of that user's own alert-webhook deliveries.
     const current = await tx
       .selectFrom('webhook_deliveries')
       .select(['status', 'attempts'])
       .where('id', '=', id)
       .where('tenant_id', '=', tenantId)
-      .where('webhook_id', 'is not', null)
+      .where((eb) => (alertOf ? eb('user_id', '=', alertOf) : eb('webhook_id', 'is not', null)))
       .forUpdate()
       .executeTakeFirst();
     if (!current) throw appError('not_found', 'Delivery not found');

@@ -1,6 +1,7 @@
 // The signed-in user's profile (spec §2 User) and e-mail verification. The profile PATCH schema is
 // exported from http/api/users/schemas.ts so the web app validates with the very same rules.
 import { SignJWT, jwtVerify } from 'jose';
+import { sql } from 'kysely';
 import type { Services } from '../shared/services.ts';
 import { escapeHtml } from '../shared/html.ts';
 // Moved to app/shared/html.ts; re-exported so branches that still import it from here build.
@@ -16,12 +17,25 @@ export interface UserProfile {
   bio: string | null;
   avatarUrl: string | null;
   emailVerifiedAt: string | null;
+  /** A new address waiting for its verification link; `email` changes only when it is followed. */
+  pendingEmail: string | null;
   idleTimeout: string;
   platformAdmin: boolean;
 }
 
-const COLS = ['id', 'email', 'name', 'timezone', 'bio', 'avatar_url', 'email_verified_at', 'idle_timeout', 'platform_admin'] as const;
-type Row = { id: string; email: string; name: string; timezone: string; bio: string | null; avatar_url: string | null; email_verified_at: Date | null; idle_timeout: string; platform_admin: boolean };
+const COLS = ['id', 'email', 'name', 'timezone', 'bio', 'avatar_url', 'email_verified_at', 'pending_email', 'idle_timeout', 'platform_admin'] as const;
+type Row = {
+  id: string;
+  email: string;
+  name: string;
+  timezone: string;
+  bio: string | null;
+  avatar_url: string | null;
+  email_verified_at: Date | null;
+  pending_email: string | null;
+  idle_timeout: string;
+  platform_admin: boolean;
+};
 
 const toProfile = (r: Row): UserProfile => ({
   id: r.id,
@@ -31,6 +45,7 @@ const toProfile = (r: Row): UserProfile => ({
   bio: r.bio,
   avatarUrl: r.avatar_url,
   emailVerifiedAt: r.email_verified_at?.toISOString() ?? null,
+  pendingEmail: r.pending_email,
   idleTimeout: r.idle_timeout,
   platformAdmin: r.platform_admin,
 });
@@ -50,6 +65,13 @@ export interface ProfilePatch {
   idleTimeout?: string;
 }
 
+/**
+ * A changed e-mail does not take effect at once (issue 16 item 1): it is kept as `pendingEmail` and
+ * a link goes to the new address; following it swaps the address in and sets `emailVerifiedAt`.
+ * Until then the account signs in, resets its password and gets mail at the old, proven address,
+ * which is also told of the request (so a hijacked session cannot move the account unnoticed).
+ * Asking for the current address again cancels a pending change.
+ */
 export async function updateProfile(s: Services, userId: string, p: ProfilePatch): Promise<UserProfile> {
   const set: Record<string, unknown> = { updated_at: s.clock.now() };
   if (p.name !== undefined) set.name = p.name;
@@ -57,18 +79,31 @@ export async function updateProfile(s: Services, userId: string, p: ProfilePatch
   if (p.bio !== undefined) set.bio = p.bio;
   if (p.avatarUrl !== undefined) set.avatar_url = p.avatarUrl;
   if (p.idleTimeout !== undefined) set.idle_timeout = p.idleTimeout;
+  let newEmail: string | null = null;
+  let oldEmail = '';
   if (p.email !== undefined) {
-    set.email = p.email;
-    // A changed address is unverified until its own link is followed.
-    set.email_verified_at = null;
+    const current = await getProfile(s, userId);
+    oldEmail = current.email;
+    if (p.email.toLowerCase() === current.email.toLowerCase()) {
+      set.pending_email = null;
+    } else {
+      const taken = await s.db.selectFrom('users').select('id').where(sql`lower(email)`, '=', p.email.toLowerCase()).where('id', '!=', userId).executeTakeFirst();
+      if (taken) throw appError('email_taken', 'Another account uses this e-mail address: choose a different one');
+      set.pending_email = p.email;
+      newEmail = current.pendingEmail === p.email ? null : p.email;
+    }
   }
-  try {
-    const r = await s.db.updateTable('users').set(set).where('id', '=', userId).returning(COLS).executeTakeFirstOrThrow();
-    return toProfile(r);
-  } catch (e) {
-    if ((e as { code?: string }).code === '23505') throw appError('email_taken');
-    throw e;
+  const r = await s.db.updateTable('users').set(set).where('id', '=', userId).returning(COLS).executeTakeFirstOrThrow();
+  if (newEmail) {
+    await sendVerificationEmail(s, userId);
+    await s.mailer.send({
+      to: oldEmail,
+      subject: 'Your Switchboard e-mail address is being changed',
+      text: `Hello ${r.name},\n\nSomeone signed in to your Switchboard account asked to change its e-mail address to ${newEmail}. The change takes effect only when the link sent to that address is opened.\n\nIf this was not you, change your password and revoke your sessions on the Security page.`,
+      html: `<p>Hello ${escapeHtml(r.name)},</p><p>Someone signed in to your Switchboard account asked to change its e-mail address to ${escapeHtml(newEmail)}. The change takes effect only when the link sent to that address is opened.</p><p>If this was not you, change your password and revoke your sessions on the Security page.</p>`,
+    });
   }
+  return toProfile(r);
 }
 
 const VERIFY_TTL_S = 24 * 3600;
@@ -76,8 +111,10 @@ const VERIFY_TTL_S = 24 * 3600;
 /** E-mail a one-day link whose token is bound to the address it was sent to. */
 export async function sendVerificationEmail(s: Services, userId: string): Promise<void> {
   const u = await getProfile(s, userId);
+  // A pending change is what needs proving; otherwise the current address.
+  const to = u.pendingEmail ?? u.email;
   const now = Math.floor(s.clock.now().getTime() / 1000);
-  const token = await new SignJWT({ typ: 'verify-email', email: u.email })
+  const token = await new SignJWT({ typ: 'verify-email', email: to })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(u.id)
     .setIssuedAt(now)
@@ -86,7 +123,7 @@ export async function sendVerificationEmail(s: Services, userId: string): Promis
   // The link opens the web app's page, which confirms through the API (D13).
   const link = `${s.publicUrl}/verify-email?token=${encodeURIComponent(token)}`;
   await s.mailer.send({
-    to: u.email,
+    to,
     subject: 'Verify your e-mail address for Switchboard',
     text: `Hello ${u.name},\n\nConfirm this address for your Switchboard account by opening:\n${link}\n\nThe link works for 24 hours.`,
     html: `<p>Hello ${escapeHtml(u.name)},</p><p>Confirm this address for your Switchboard account:</p><p><a href="${link}">Verify e-mail</a></p><p>The link works for 24 hours.</p>`,
@@ -104,13 +141,21 @@ export async function verifyEmail(s: Services, token: string): Promise<UserProfi
     throw appError('invalid_token', 'The verification link is invalid or expired');
   }
   const now = s.clock.now();
-  const r = await s.db
-    .updateTable('users')
-    .set({ email_verified_at: now })
-    .where('id', '=', claims.sub)
-    .where('email', '=', claims.email)
-    .returning(COLS)
-    .executeTakeFirst();
+  const address = claims.email;
+  let r: Row | undefined;
+  try {
+    // The link proves either the current address or the pending one, which then becomes current.
+    r = await s.db
+      .updateTable('users')
+      .set({ email: address, pending_email: sql<string | null>`case when pending_email = ${address} then null else pending_email end`, email_verified_at: now, updated_at: now })
+      .where('id', '=', claims.sub)
+      .where((eb) => eb.or([eb('email', '=', address), eb('pending_email', '=', address)]))
+      .returning(COLS)
+      .executeTakeFirst();
+  } catch (e) {
+    if ((e as { code?: string }).code === '23505') throw appError('email_taken', 'Another account took this e-mail address meanwhile: choose a different one on the Account page');
+    throw e;
+  }
   if (!r) throw appError('invalid_token', 'The verification link no longer matches the account e-mail');
   await audit(s.db, s.secrets.ledger, { userId: r.id, tenantId: null, event: 'email_verified', at: now });
   return toProfile(r);

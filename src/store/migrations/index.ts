@@ -19,6 +19,7 @@ import * as m014 from './014-stored-responses.ts';
 import * as m016 from './016-connectors.ts';
 import * as m017 from './017-learning-plane.ts';
 import * as m017a from './017a-learning-role.ts';
+import * as m018 from './018-pending-email.ts';
 import * as m025 from './025-insights-rollups.ts';
 import * as m020 from './020-advisory-imports.ts';
 
@@ -40,6 +41,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '016-connectors': m016,
   '017-learning-plane': m017,
   '017a-learning-role': m017a,
+  '018-pending-email': m018,
   '025-insights-rollups': m025,
   '020-advisory-imports': m020,
 };

@@ -1,32 +1,13 @@
 // GET/PATCH /api/users/me/notifications: the signed-in user's alert and digest settings for the
 // session's tenant (spec §1 /notifications). Setting a webhook URL returns its signing secret once.
-import { z } from 'zod';
-import { ALERT_CHANNELS, DIGEST_CADENCES, getNotificationSettings, updateNotificationSettings } from '../../../app/events/notifications.ts';
+// POST /api/users/me/notifications/test sends a test alert on the chosen channel, and
+// GET /api/users/me/notifications/deliveries lists the user's alert-webhook deliveries with their
+// attempts (replayed through POST /api/webhooks/deliveries/:id/replay, D10a).
+import { getNotificationSettings, updateNotificationSettings } from '../../../app/events/notifications.ts';
+import { listAlertDeliveries, sendTestAlert } from '../../../app/events/alert-test.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
-import { envelope, nonNegativeMicros, ok, type RouteModule } from '../common.ts';
-
-export const notificationSettings = z.object({
-  balanceThresholdMicros: z.string().nullable(),
-  runwayThresholdDays: z.number().nullable(),
-  escalationAlert: z.boolean(),
-  digestCadence: z.enum(DIGEST_CADENCES),
-  webhookUrl: z.string().nullable(),
-  channel: z.enum(ALERT_CHANNELS),
-  /** Only right after webhookUrl was set or changed: the alert webhook's signing secret. */
-  webhookSecret: z.string().optional(),
-});
-
-export const notificationPatch = z
-  .strictObject({
-    balanceThresholdMicros: nonNegativeMicros.nullable(),
-    runwayThresholdDays: z.int().min(1).max(3650).nullable(),
-    escalationAlert: z.boolean(),
-    digestCadence: z.enum(DIGEST_CADENCES),
-    webhookUrl: z.string().trim().min(1).max(2048).nullable(),
-    channel: z.enum(ALERT_CHANNELS),
-  })
-  .partial()
-  .refine((v) => Object.keys(v).length > 0, 'at least one field is required');
+import { envelope, ok, pageOf, pageQuerySchema, type RouteModule } from '../common.ts';
+import { alertDelivery, notificationPatch, notificationSettings, testAlertResult } from './schemas.ts';
 
 const route: RouteModule = (app, s) => {
   app.get('/api/users/me/notifications', { schema: { response: { 200: envelope(notificationSettings) } }, onRequest: requireAuth(s) }, async (req) => {
@@ -37,5 +18,13 @@ const route: RouteModule = (app, s) => {
     const a = authOf(req);
     return ok(await updateNotificationSettings(s, a.tenantId, a.userId, req.body));
   });
+  app.post('/api/users/me/notifications/test', { schema: { response: { 202: envelope(testAlertResult) } }, onRequest: requireAuth(s) }, async (req, reply) =>
+    reply.status(202).send(ok(await sendTestAlert(s, authOf(req)))),
+  );
+  app.get(
+    '/api/users/me/notifications/deliveries',
+    { schema: { querystring: pageQuerySchema, response: { 200: envelope(pageOf(alertDelivery)) } }, onRequest: requireAuth(s) },
+    async (req) => ok(await listAlertDeliveries(s, authOf(req), req.query)),
+  );
 };
 export default route;

@@ -1,20 +1,9 @@
 // GET /api/users/me/sessions and DELETE /api/users/me/sessions/:id (refresh token dead at once).
 import { z } from 'zod';
+import { session } from './schemas.ts';
 import { listSessions, revokeSession } from '../../../app/identity/auth.ts';
 import { authOf, metaOf, requireAuth } from '../../plugins/auth.ts';
 import { emptyData, envelope, idParams, ok, type RouteModule } from '../common.ts';
-
-const session = z.object({
-  id: z.string(),
-  /** The device of a desktop-bridge session (D14); null for a browser sign-in. */
-  name: z.string().nullable(),
-  ip: z.string().nullable(),
-  userAgent: z.string().nullable(),
-  createdAt: z.string(),
-  lastSeenAt: z.string(),
-  expiresAt: z.string(),
-  current: z.boolean(),
-});
 
 const route: RouteModule = (app, s) => {
   app.get('/api/users/me/sessions', { schema: { response: { 200: envelope(z.object({ items: z.array(session) })) } }, onRequest: requireAuth(s) }, async (req) =>

@@ -1,23 +1,12 @@
 // Personal access tokens (D2): POST returns the token once; GET lists; DELETE revokes.
 import { z } from 'zod';
+import { pat, patCreateBody, patCreated } from './schemas.ts';
 import { createPat, listPats, revokePat } from '../../../app/identity/auth.ts';
 import { authOf, metaOf, requireAuth } from '../../plugins/auth.ts';
 import { emptyData, envelope, idParams, ok, type RouteModule } from '../common.ts';
 
-const pat = z.object({
-  id: z.string(),
-  name: z.string(),
-  prefix: z.string(),
-  last4: z.string(),
-  createdAt: z.string(),
-  expiresAt: z.string().nullable(),
-  lastUsedAt: z.string().nullable(),
-  revokedAt: z.string().nullable(),
-});
-const body = z.strictObject({ name: z.string().trim().min(1).max(120), expiresInDays: z.int().min(1).max(3650).optional() });
-
 const route: RouteModule = (app, s) => {
-  app.post('/api/users/me/tokens', { schema: { body, response: { 201: envelope(z.object({ token: z.string(), record: pat })) } }, onRequest: requireAuth(s) }, async (req, reply) =>
+  app.post('/api/users/me/tokens', { schema: { body: patCreateBody, response: { 201: envelope(patCreated) } }, onRequest: requireAuth(s) }, async (req, reply) =>
     reply.status(201).send(ok(await createPat(s, authOf(req), req.body, metaOf(req)))),
   );
   app.get('/api/users/me/tokens', { schema: { response: { 200: envelope(z.object({ items: z.array(pat) })) } }, onRequest: requireAuth(s) }, async (req) =>

@@ -8,10 +8,10 @@ import {
   getWebhook,
   listDeliveries,
   listWebhooks,
-  replayDelivery,
   rotateWebhookSecret,
   updateWebhook,
 } from '../../../app/events/webhooks.ts';
+import { replayAnyDelivery } from '../../../app/events/alert-test.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { emptyData, envelope, idParams, ok, pageOf, pageQuerySchema, type RouteModule } from '../common.ts';
 import { createWebhookBody, delivery, deliveryDetail, patchWebhookBody, webhook, webhookWithSecret } from './schemas.ts';
@@ -47,8 +47,9 @@ const route: RouteModule = (app, s) => {
   app.get('/api/webhooks/deliveries/:id', { schema: { params: idParams, response: { 200: envelope(deliveryDetail) } }, onRequest: member }, async (req) =>
     ok(await getDelivery(s, authOf(req).tenantId, req.params.id)),
   );
-  app.post('/api/webhooks/deliveries/:id/replay', { schema: { params: idParams, response: { 202: envelope(delivery) } }, onRequest: admin }, async (req, reply) =>
-    reply.status(202).send(ok(await replayDelivery(s, authOf(req).tenantId, req.params.id))),
+  // Admins and owners replay the tenant's webhook deliveries; any member their own alert webhook's.
+  app.post('/api/webhooks/deliveries/:id/replay', { schema: { params: idParams, response: { 202: envelope(delivery) } }, onRequest: member }, async (req, reply) =>
+    reply.status(202).send(ok(await replayAnyDelivery(s, authOf(req), req.params.id))),
   );
 };
 export default route;
