@@ -7,6 +7,7 @@ export const APP_ROUTES = [
   '/overview',
   '/analytics',
   '/summary',
+  '/account',
   '/billing',
   '/settings/ledger',
   '/device',

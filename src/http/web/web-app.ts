@@ -16,7 +16,8 @@ export const CSP = [
   // React Aria's press handling adds one fixed <style> ([data-react-aria-pressable]{touch-action:
   // pan-x pan-y pinch-zoom}); its hash admits exactly that text and no other inline style.
   "style-src 'self' 'sha256-38RhXrc7EdReTKsOm23ZPOCUgniTUUcjky8QOOrQx6o='",
-  "img-src 'self' data:",
+  // Avatars are https links a member chose (spec §2 User.avatarUrl); nothing else loads images.
+  "img-src 'self' data: https:",
   "font-src 'self'",
   "connect-src 'self'",
   "object-src 'none'",
