@@ -21,7 +21,7 @@ import { upstreamUrl, type ProviderEndpoint } from './providers.ts';
 import { pumpStream, type StreamSink } from './stream.ts';
 import type { CallContext, Reservation, SettleFacts } from './accounting.ts';
 import { explainRefusal } from './affordability.ts';
-import { upstreamRequest } from './upstream-request.ts';
+import { passThroughBody, upstreamRequest } from './upstream-request.ts';
 import type { CallRequest, JsonOutcome, StreamedOutcome } from './call-request.ts';
 
 export type { CallRequest, JsonOutcome, StreamedOutcome, Surface } from './call-request.ts';
@@ -74,7 +74,7 @@ export async function runCall(s: Services, deps: CallDeps, req: CallRequest, sin
   }
 
   // Non-streamed: the answer is checked before the user sees it, and escalated one rung at a time.
-  const attempts: Array<{ a: Attempt; res: CanonicalResponse; qa: QaScore; score: number; saved: bigint | null; debited: bigint }> = [];
+  const attempts: Array<{ a: Attempt; res: CanonicalResponse; raw: Record<string, unknown> | null; qa: QaScore; score: number; saved: bigint | null; debited: bigint }> = [];
   let modelClass: ModelClass = decision.modelClass;
   let parentId: string | null = null;
   for (let i = 0; i <= MAX_ESCALATIONS; i++) {
@@ -94,7 +94,7 @@ export async function runCall(s: Services, deps: CallDeps, req: CallRequest, sin
     f.escalated = escalate;
     f.escalatedTo = escalate ? up! : undefined;
     const settled = await deps.accounting.settleAttempt(s, f);
-    attempts.push({ a, res: res.response, qa, score, saved: settled.tokensSavedMicros, debited: settled.settled.debitedMicros });
+    attempts.push({ a, res: res.response, raw: res.raw, qa, score, saved: settled.tokensSavedMicros, debited: settled.settled.debitedMicros });
     if (!escalate) break;
     parentId = a.callId;
     modelClass = up!;
@@ -106,7 +106,7 @@ export async function runCall(s: Services, deps: CallDeps, req: CallRequest, sin
     if (x.score >= best.score) best = x;
     debited += x.debited;
   }
-  const body = client.renderResponse(best.res, call);
+  const body = best.raw ? passThroughBody(best.raw, call) : client.renderResponse(best.res, call);
   if (req.onDelivered) await req.onDelivered(call, best.a.callId, body).catch((e: unknown) => s.log.warn(e, 'after-delivery step failed'));
   return {
     kind: 'json',
@@ -179,7 +179,8 @@ async function startAttempt(
   let dearest: RankedEndpoint | null = null;
   for (const e of endpoints) {
     const m = findModel(e.model);
-    const maxOut = call.maxTokens ?? m?.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+    // A pass-through asking for several choices (`n`, `candidateCount`) is billed for each.
+    const maxOut = (call.maxTokens ?? m?.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS) * (req.vendorLocked ? (call.candidates ?? 1) : 1);
     const c = worstCaseCostMicros(
       { inputMicrosPerMTok: e.inputMicrosPerMTok, outputMicrosPerMTok: e.outputMicrosPerMTok, maxOutputTokens: m?.maxOutputTokens },
       inputTokens,
@@ -299,7 +300,7 @@ async function deliverJson(
   attempt: Attempt & { endpoints: RankedEndpoint[] },
   parentCallId: string | null,
   attemptNo: number,
-): Promise<{ response: CanonicalResponse }> {
+): Promise<{ response: CanonicalResponse; raw: Record<string, unknown> | null }> {
   try {
     const { res, endpoint, provider, wire } = await sendUpstream(s, deps, req, call, attempt);
     attempt.endpoint = endpoint;
@@ -312,7 +313,10 @@ async function deliverJson(
     }
     const parsed = wire.parseUpstreamResponse(body);
     if (!parsed.ok) throw appError('upstream_failed', `The upstream response could not be read: ${parsed.message}`);
-    return { response: parsed.value };
+    // A vendor-prefixed call answered in the client's own wire gets the vendor's body as it came
+    // (D19: audio, several choices, thinking blocks…), only the model echoed.
+    const same = req.vendorLocked && wire === (req.clientWire ?? WIRES[req.shape]);
+    return { response: parsed.value, raw: same ? (body as Record<string, unknown>) : null };
   } catch (e) {
     throw await recordFailure(s, deps, e, facts(req, call, ctx, attempt, parentCallId, attemptNo));
   }

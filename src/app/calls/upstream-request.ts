@@ -24,3 +24,12 @@ export function upstreamRequest(req: CallRequest, call: CanonicalRequest, wire: 
   const sep = built.path.includes('?') ? '&' : '?';
   return { path: query ? built.path + sep + query : built.path, body, stream: built.stream, headers: req.forward?.headers };
 }
+
+/** A pass-through answer (vendor-prefixed, same wire): the vendor's body, the client's model echoed (D6). */
+export function passThroughBody(raw: Record<string, unknown>, call: CanonicalRequest): Record<string, unknown> {
+  const body: Record<string, unknown> = { ...raw };
+  if (call.shape === 'gemini') {
+    if ('modelVersion' in body) body.modelVersion = call.model;
+  } else if ('model' in body) body.model = call.model;
+  return body;
+}

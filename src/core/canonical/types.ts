@@ -59,6 +59,9 @@ export interface CanonicalRequest {
   stream: boolean;
   /** OpenAI `stream_options.include_usage`: the client wants the final usage chunk. */
   includeUsage?: boolean;
+  /** Choices asked for (`n`, `candidateCount`) when more than one: only a pass-through sends them
+   * upstream, and its reservation covers every one. */
+  candidates?: number;
   /** `x-service-conversation-id` header, for thread continuity. */
   conversationId?: string;
 }

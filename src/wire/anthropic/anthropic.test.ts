@@ -168,8 +168,7 @@ describe('messages requests and errors', () => {
       [{ ...ok, messages: [{ role: 'tool', content: 'x' }] }, 'messages[0].role'],
       [{ ...ok, messages: [{ role: 'system', content: 'x' }] }, 'messages'],
       [{ ...ok, messages: [{ role: 'user', content: 7 }] }, 'messages[0].content'],
-      [{ ...ok, messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'file' } }] }] }, 'messages[0].content[0].source.type'],
-      [{ ...ok, system: [{ type: 'image' }] }, 'system[0].type'],
+      [{ ...ok, messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'bytes' } }] }] }, 'messages[0].content[0].source.type'],
       [{ ...ok, temperature: 1.5 }, 'temperature'],
       [{ ...ok, tools: [{ name: 't' }] }, 'tools[0].input_schema'],
       [{ ...ok, tool_choice: { type: 'tool' } }, 'tool_choice.name'],
@@ -180,6 +179,38 @@ describe('messages requests and errors', () => {
       assert.equal(r.ok, false, JSON.stringify(body));
       if (!r.ok) assert.equal(r.field, field, r.message);
     }
+  });
+
+  it('reads documents and search results with text as text, and drops what has no equivalent (D19)', () => {
+    const r = anthropicWire.parseRequest({
+      model: 'm',
+      max_tokens: 5,
+      system: [{ type: 'text', text: 'sys' }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' } },
+            { type: 'document', source: { type: 'url', url: 'https://example.com/a.pdf' } },
+            { type: 'document', title: 'Notes', source: { type: 'text', media_type: 'text/plain', data: 'plain notes' } },
+            { type: 'document', source: { type: 'content', content: [{ type: 'text', text: 'chunk one' }] } },
+            { type: 'search_result', source: 'https://example.com', title: 'Result', content: [{ type: 'text', text: 'found it' }] },
+            { type: 'image', source: { type: 'file', file_id: 'file_1' } },
+            { type: 'container_upload', file_id: 'file_2' },
+            { type: 'text', text: 'Summarise.' },
+          ],
+        },
+        { role: 'assistant', content: [{ type: 'server_tool_use', id: 's', name: 'web_search', input: {} }, { type: 'web_search_tool_result', tool_use_id: 's', content: [] }, { type: 'text', text: 'ok' }] },
+      ],
+    });
+    assert.ok(r.ok, r.ok ? '' : r.message);
+    assert.deepEqual(r.value.messages[0].content, [
+      { type: 'text', text: 'Notes\nplain notes' },
+      { type: 'text', text: 'chunk one' },
+      { type: 'text', text: 'Result\nfound it' },
+      { type: 'text', text: 'Summarise.' },
+    ]);
+    assert.deepEqual(r.value.messages[1].content, [{ type: 'text', text: 'ok' }]);
   });
 
   it('drops thinking blocks from history and keeps tool results ahead of text', () => {

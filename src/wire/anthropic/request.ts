@@ -29,7 +29,6 @@ import {
   optObj,
   optStr,
   str,
-  unsupported,
   type Obj,
 } from '../validate.ts';
 
@@ -73,6 +72,7 @@ function parse(b: Obj): CanonicalRequest {
     const rest: ContentPart[] = [];
     blocks.forEach((blk, j) => {
       const part = userBlock(blk, `${at}.content[${j}]`);
+      if (part === null) return;
       (part.type === 'tool_result' ? results : rest).push(part);
     });
     if (results.length > 0) messages.push({ role: 'tool', content: results });
@@ -130,20 +130,48 @@ function systemText(v: unknown, at: string): string | undefined {
   return arr(v, at)
     .map((blk, i) => {
       const o = obj(blk, `${at}[${i}]`);
-      if (o.type !== 'text') unsupported(`${at}[${i}].type`, `system block type '${String(o.type)}'`);
-      return str(o.text, `${at}[${i}].text`);
+      return o.type === 'text' ? str(o.text, `${at}[${i}].text`) : '';
     })
+    .filter((t) => t !== '')
     .join('\n\n');
 }
 
-function image(blk: Obj, at: string): ImagePart {
+/** An image block; one held by the vendor's Files API (`source.type: "file"`) has no equivalent. */
+function image(blk: Obj, at: string): ImagePart | null {
   const src = obj(blk.source, `${at}.source`);
-  const type = oneOf(src.type, `${at}.source.type`, ['base64', 'url'] as const);
+  const type = oneOf(src.type, `${at}.source.type`, ['base64', 'url', 'file'] as const);
+  if (type === 'file') return null;
   if (type === 'url') return imageFromUrl(str(src.url, `${at}.source.url`));
   return { type: 'image', mediaType: str(src.media_type, `${at}.source.media_type`), data: str(src.data, `${at}.source.data`) };
 }
 
-function userBlock(blk: Obj, at: string): ContentPart {
+/** The text a `document` or `search_result` block carries, when it carries text (D19). */
+function blockText(blk: Obj, at: string): string | null {
+  if (blk.type === 'search_result') {
+    const texts = (optArr(blk.content, `${at}.content`) ?? []).map((c) => (isTextBlock(c) ? c.text : '')).filter((t) => t !== '');
+    return [typeof blk.title === 'string' ? blk.title : '', ...texts].filter((t) => t !== '').join('\n');
+  }
+  const src = optObj(blk.source, `${at}.source`);
+  if (!src) return null;
+  let text: string | null = null;
+  if (src.type === 'text' && typeof src.data === 'string') text = src.data;
+  else if (src.type === 'content') {
+    const c = src.content;
+    text = typeof c === 'string' ? c : Array.isArray(c) ? c.map((x) => (isTextBlock(x) ? x.text : '')).join('\n') : null;
+  }
+  if (text === null) return null; // a PDF (base64 or URL) or a Files API document: no equivalent
+  return typeof blk.title === 'string' && blk.title !== '' ? `${blk.title}\n${text}` : text;
+}
+
+const isTextBlock = (x: unknown): x is { type: 'text'; text: string } =>
+  typeof x === 'object' && x !== null && (x as Obj).type === 'text' && typeof (x as Obj).text === 'string';
+
+/**
+ * A user block. Text, images, tool results translate; documents and search results with text
+ * become text; what has no equivalent (PDFs, container uploads, server-tool results) is dropped
+ * when translating and goes as sent on the vendor-prefixed proxy (D19).
+ */
+function userBlock(blk: Obj, at: string): ContentPart | null {
   const type = str(blk.type, `${at}.type`);
   if (type === 'text') return { type: 'text', text: str(blk.text, `${at}.text`) };
   if (type === 'image') return image(blk, at);
@@ -156,7 +184,11 @@ function userBlock(blk: Obj, at: string): ContentPart {
     if (blk.is_error !== undefined && blk.is_error !== null && bool(blk.is_error, `${at}.is_error`)) part.isError = true;
     return part;
   }
-  return unsupported(`${at}.type`, `content block type '${type}'`);
+  if (type === 'document' || type === 'search_result') {
+    const text = blockText(blk, at);
+    return text ? { type: 'text', text } : null;
+  }
+  return null;
 }
 
 function toolResultText(v: unknown, at: string): string {
@@ -165,8 +197,10 @@ function toolResultText(v: unknown, at: string): string {
   return arr(v, at)
     .map((blk, j) => {
       const o = obj(blk, `${at}[${j}]`);
-      if (o.type !== 'text') unsupported(`${at}[${j}].type`, `tool_result block type '${String(o.type)}'`);
-      return str(o.text, `${at}[${j}].text`);
+      if (o.type === 'text') return str(o.text, `${at}[${j}].text`);
+      // Images in a result have no place in a canonical (text) tool result; documents and search
+      // results give their text.
+      return o.type === 'document' || o.type === 'search_result' ? (blockText(o, `${at}[${j}]`) ?? '') : '';
     })
     .join('');
 }
@@ -184,8 +218,9 @@ function assistantBlock(blk: Obj, at: string): ContentPart[] {
       },
     ];
   }
-  if (type === 'thinking' || type === 'redacted_thinking') return [];
-  return unsupported(`${at}.type`, `assistant content block type '${type}'`);
+  // Thinking blocks (the model's scratch work), server-tool calls and their results: no
+  // canonical equivalent, dropped when translating (D19).
+  return [];
 }
 
 function toolDef(raw: unknown, at: string): ToolDef | null {

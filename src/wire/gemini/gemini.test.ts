@@ -123,11 +123,10 @@ describe('generateContent requests and errors', () => {
     const cases: Array<[unknown, string]> = [
       [{}, 'contents'],
       [{ contents: [{ role: 'user', parts: [{}] }] }, 'contents[0].parts[0]'],
-      [{ contents: [{ role: 'user', parts: [{ inlineData: { mimeType: 'audio/wav', data: '' } }] }] }, 'contents[0].parts[0].inlineData.mimeType'],
-      [{ contents: [{ role: 'user', parts: [{ executableCode: {} }] }] }, 'contents[0].parts[0].executableCode'],
+      [{ contents: [{ role: 'user', parts: [{ inlineData: { mimeType: 'audio/wav' } }] }] }, 'contents[0].parts[0].inlineData.data'],
       [{ ...ok, toolConfig: { functionCallingConfig: { mode: 'SOMETIMES' } } }, 'toolConfig.functionCallingConfig.mode'],
-      [{ ...ok, generationConfig: { candidateCount: 2 } }, 'generationConfig.candidateCount'],
-      [{ ...ok, generationConfig: { responseMimeType: 'text/x.enum' } }, 'generationConfig.responseMimeType'],
+      [{ ...ok, generationConfig: { candidateCount: 0 } }, 'generationConfig.candidateCount'],
+      [{ ...ok, generationConfig: { responseMimeType: 7 } }, 'generationConfig.responseMimeType'],
       [{ ...ok, generationConfig: { stopSequences: [3] } }, 'generationConfig.stopSequences[0]'],
     ];
     for (const [body, field] of cases) {
@@ -135,6 +134,34 @@ describe('generateContent requests and errors', () => {
       assert.equal(r.ok, false, JSON.stringify(body));
       if (!r.ok) assert.equal(r.field, field, r.message);
     }
+  });
+
+  it('accepts data of any type, reading text files as text and dropping what has no equivalent (D19)', () => {
+    const r = geminiWire.parseRequest(
+      {
+        contents: [
+          {
+            role: 'user',
+            parts: [
+              { inlineData: { mimeType: 'audio/wav', data: 'UklGRg==' } },
+              { inlineData: { mimeType: 'application/pdf', data: 'JVBERi0=' } },
+              { inlineData: { mimeType: 'text/plain', data: Buffer.from('a text file').toString('base64') } },
+              { fileData: { mimeType: 'video/mp4', fileUri: 'https://example.com/v.mp4' }, videoMetadata: { startOffset: '1s' } },
+              { text: 'Describe them.' },
+            ],
+          },
+          { role: 'model', parts: [{ executableCode: { language: 'PYTHON', code: 'print(1)' } }, { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '1' } }, { text: 'done' }] },
+          { role: 'user', parts: [{ text: 'more' }] },
+        ],
+        generationConfig: { candidateCount: 2, responseMimeType: 'text/x.enum', responseSchema: { type: 'STRING', enum: ['a', 'b'] } },
+      },
+      { model: 'g' },
+    );
+    assert.ok(r.ok, r.ok ? '' : r.message);
+    assert.deepEqual(r.value.messages[0].content, [{ type: 'text', text: 'a text file' }, { type: 'text', text: 'Describe them.' }]);
+    assert.deepEqual(r.value.messages[1].content, [{ type: 'text', text: 'done' }]);
+    assert.equal(r.value.candidates, 2);
+    assert.equal(r.value.responseFormat, undefined);
   });
 
   it('keys tool results by name, looked up from the call id, and wraps non-object results', () => {

@@ -27,7 +27,6 @@ import {
   optObj,
   optStr,
   str,
-  unsupported,
   type Obj,
 } from '../validate.ts';
 
@@ -46,12 +45,21 @@ export function parseRequest(body: unknown, ctx: ParseContext = {}): Result<Cano
 
 const PART_KINDS = ['text', 'inlineData', 'fileData', 'functionCall', 'functionResponse'] as const;
 
-function partKind(p: Obj, at: string): (typeof PART_KINDS)[number] {
+/**
+ * The kind of a part the canonical call has a place for, or null for one it has none
+ * (`executableCode`, `codeExecutionResult`, a bare `thoughtSignature`…): dropped when translating,
+ * sent as it came on the vendor-prefixed proxy (D19).
+ */
+function partKind(p: Obj, at: string): (typeof PART_KINDS)[number] | null {
   for (const k of PART_KINDS) if (field(p, k) !== undefined) return k;
-  for (const k of ['executableCode', 'codeExecutionResult', 'videoMetadata', 'toolCall', 'toolResponse']) {
-    if (field(p, k) !== undefined) unsupported(`${at}.${k}`, `part kind '${k}'`);
-  }
-  return bad(at, 'a part with text, inlineData, fileData, functionCall or functionResponse');
+  if (Object.keys(p).length === 0) bad(at, 'a part with text, inlineData, fileData, functionCall or functionResponse');
+  return null;
+}
+
+/** Inline text (a `text/*` or JSON file given as data) read as text; other data has no equivalent. */
+function inlineText(mime: string, data: string): string | null {
+  if (!mime.startsWith('text/') && mime !== 'application/json') return null;
+  return Buffer.from(data, 'base64').toString('utf8');
 }
 
 function parse(b: Obj, ctx: ParseContext): CanonicalRequest {
@@ -81,9 +89,8 @@ function parse(b: Obj, ctx: ParseContext): CanonicalRequest {
           const id = optStr(fc.id, `${pat}.functionCall.id`) ?? `call_${i}_${j}`;
           pending.push({ id, name });
           content.push({ type: 'tool_call', id, name, arguments: objectToArgs(optObj(fc.args, `${pat}.functionCall.args`) ?? {}) });
-        } else {
-          unsupported(`${pat}.${kind}`, `'${kind}' in a model turn`);
         }
+        // Other parts in a model turn (files, code execution) have no canonical equivalent.
       });
       messages.push({ role: 'assistant', content });
       return;
@@ -95,21 +102,28 @@ function parse(b: Obj, ctx: ParseContext): CanonicalRequest {
       const p = obj(rp, pat);
       const kind = partKind(p, pat);
       switch (kind) {
+        case null:
+          return;
         case 'text':
           if (p.thought !== true) rest.push({ type: 'text', text: str(p.text, `${pat}.text`) });
           return;
         case 'inlineData': {
           const d = obj(field(p, 'inlineData'), `${pat}.inlineData`);
           const mime = str(field(d, 'mimeType'), `${pat}.inlineData.mimeType`);
-          if (!mime.startsWith('image/')) unsupported(`${pat}.inlineData.mimeType`, `inline data of type '${mime}'`);
-          rest.push({ type: 'image', mediaType: mime, data: str(d.data, `${pat}.inlineData.data`) });
+          const data = str(d.data, `${pat}.inlineData.data`);
+          if (mime.startsWith('image/')) rest.push({ type: 'image', mediaType: mime, data });
+          else {
+            // Audio, video, PDF: no canonical equivalent (dropped); text files become text.
+            const text = inlineText(mime, data);
+            if (text !== null) rest.push({ type: 'text', text });
+          }
           return;
         }
         case 'fileData': {
           const d = obj(field(p, 'fileData'), `${pat}.fileData`);
           const mime = optStr(field(d, 'mimeType'), `${pat}.fileData.mimeType`) ?? 'image/jpeg';
-          if (!mime.startsWith('image/')) unsupported(`${pat}.fileData.mimeType`, `file data of type '${mime}'`);
-          rest.push({ type: 'image', mediaType: mime, url: str(field(d, 'fileUri'), `${pat}.fileData.fileUri`) });
+          const uri = str(field(d, 'fileUri'), `${pat}.fileData.fileUri`);
+          if (mime.startsWith('image/')) rest.push({ type: 'image', mediaType: mime, url: uri });
           return;
         }
         case 'functionResponse': {
@@ -125,7 +139,7 @@ function parse(b: Obj, ctx: ParseContext): CanonicalRequest {
           return;
         }
         case 'functionCall':
-          unsupported(`${pat}.functionCall`, "'functionCall' in a user turn");
+          return; // a call belongs to a model turn; Gemini answers it elsewhere, nothing to translate
       }
     });
     if (results.length > 0) messages.push({ role: 'tool', content: results });
@@ -145,7 +159,8 @@ function parse(b: Obj, ctx: ParseContext): CanonicalRequest {
     else {
       const parts = arr(obj(si, 'systemInstruction').parts, 'systemInstruction.parts');
       req.system = parts
-        .map((p, j) => str(obj(p, `systemInstruction.parts[${j}]`).text, `systemInstruction.parts[${j}].text`))
+        .map((p, j) => optStr(obj(p, `systemInstruction.parts[${j}]`).text, `systemInstruction.parts[${j}].text`) ?? '')
+        .filter((t) => t !== '')
         .join('\n\n');
     }
   }
@@ -217,14 +232,13 @@ function generationConfig(gc: Obj, req: CanonicalRequest): void {
   if (topP !== undefined) req.topP = topP;
   optNum(field(gc, 'topK'), 'generationConfig.topK', { min: 0 });
   const cc = optNum(field(gc, 'candidateCount'), 'generationConfig.candidateCount', { int: true, min: 1 });
-  if (cc !== undefined && cc > 1) unsupported('generationConfig.candidateCount', 'more than one candidate per request');
+  if (cc !== undefined && cc > 1) req.candidates = cc;
   const stop = optArr(field(gc, 'stopSequences'), 'generationConfig.stopSequences');
   if (stop && stop.length > 0) req.stop = stop.map((s, k) => str(s, `generationConfig.stopSequences[${k}]`));
 
   const mime = optStr(field(gc, 'responseMimeType'), 'generationConfig.responseMimeType');
-  if (mime !== undefined && mime !== 'application/json' && mime !== 'text/plain') {
-    unsupported('generationConfig.responseMimeType', `response type '${mime}'`);
-  }
+  // Other types (`text/x.enum`) have no canonical equivalent: the answer is plain text (D19).
+  if (mime !== undefined && mime !== 'application/json') return;
   const jsonSchema = optObj(field(gc, 'responseJsonSchema'), 'generationConfig.responseJsonSchema');
   const apiSchema = optObj(field(gc, 'responseSchema'), 'generationConfig.responseSchema');
   let rf: ResponseFormat | undefined;

@@ -149,15 +149,13 @@ describe('chat-completions requests and errors', () => {
       [{ model: 'm', messages: [] }, 'messages'],
       [{ model: 'm', messages: [{ role: 'robot', content: 'x' }] }, 'messages[0].role'],
       [{ model: 'm', messages: [{ role: 'tool', content: 'x' }] }, 'messages[0].tool_call_id'],
-      [{ model: 'm', messages: [{ role: 'user', content: [{ type: 'input_audio' }] }] }, 'messages[0].content[0].type'],
       [{ model: 'm', messages: [{ role: 'user', content: 'x' }], temperature: 3 }, 'temperature'],
       [{ model: 'm', messages: [{ role: 'user', content: 'x' }], max_tokens: 1.5 }, 'max_tokens'],
       [{ model: 'm', messages: [{ role: 'user', content: 'x' }], stop: [1] }, 'stop[0]'],
       [{ model: 'm', messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'function' }] }, 'tools[0].function'],
       [{ model: 'm', messages: [{ role: 'user', content: 'x' }], tool_choice: 'sometimes' }, 'tool_choice'],
       [{ model: 'm', messages: [{ role: 'user', content: 'x' }], response_format: { type: 'yaml' } }, 'response_format.type'],
-      [{ model: 'm', messages: [{ role: 'user', content: 'x' }], functions: [] }, 'functions'],
-      [{ model: 'm', messages: [{ role: 'user', content: 'x' }], n: 2 }, 'n'],
+      [{ model: 'm', messages: [{ role: 'user', content: 'x' }], n: 0 }, 'n'],
       [{ model: 'm', messages: [{ role: 'user', content: 'x' }], stream_options: { include_usage: 'yes' } }, 'stream_options.include_usage'],
     ];
     for (const [body, field] of cases) {
@@ -169,6 +167,27 @@ describe('chat-completions requests and errors', () => {
         assert.ok(r.message.includes(`'${field}'`), r.message);
       }
     }
+  });
+
+  it('accepts what the vendor accepts and has no equivalent for, dropping it (D19)', () => {
+    const r = openaiWire.parseRequest({
+      model: 'm',
+      n: 3,
+      functions: [{ name: 'f', parameters: {} }],
+      function_call: 'auto',
+      tool_choice: { type: 'allowed_tools', allowed_tools: { mode: 'auto', tools: [] } },
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'input_audio', input_audio: { data: 'AA==', format: 'wav' } }, { type: 'file', file: { file_id: 'f1' } }] },
+        { role: 'assistant', content: null, function_call: { name: 'f', arguments: '{}' }, audio: { id: 'a1' }, tool_calls: [{ id: 'c', type: 'custom', custom: { name: 'x', input: 'y' } }] },
+        { role: 'function', name: 'f', content: 'r' },
+        { role: 'user', content: 'again' },
+      ],
+    });
+    assert.ok(r.ok, r.ok ? '' : r.message);
+    assert.equal(r.value.candidates, 3);
+    assert.equal(r.value.toolChoice, 'auto');
+    assert.deepEqual(r.value.messages[0].content, [{ type: 'text', text: 'hi' }]);
+    assert.deepEqual(r.value.messages.map((m) => m.role), ['user', 'assistant', 'user']);
   });
 
   it('uses the configured output-cap field and can skip usage frames (dialects)', () => {

@@ -30,7 +30,6 @@ import {
   optStr,
   str,
   strList,
-  unsupported,
   type Obj,
 } from '../validate.ts';
 
@@ -46,11 +45,10 @@ export function parseRequest(body: unknown): Result<CanonicalRequest> {
 
 function parse(b: Obj): CanonicalRequest {
   const model = str(b.model, 'model');
-  if (b.functions !== undefined || b.function_call !== undefined) {
-    unsupported(b.functions !== undefined ? 'functions' : 'function_call', "the deprecated 'functions' API (use 'tools')");
-  }
+  // Accepted by the vendor, no canonical equivalent (D19): the deprecated `functions` API and its
+  // `function` turns are dropped when translating (passed through on the vendor-prefixed proxy);
+  // `n` is kept so a pass-through reservation covers every choice.
   const n = optNum(b.n, 'n', { int: true, min: 1 });
-  if (n !== undefined && n > 1) unsupported('n', 'more than one choice per request');
 
   const rawMessages = arr(b.messages, 'messages');
   if (rawMessages.length === 0) bad('messages', 'a non-empty array');
@@ -83,7 +81,7 @@ function parse(b: Obj): CanonicalRequest {
         return;
       }
       case 'function':
-        unsupported(`${at}.role`, "the deprecated 'function' role (use 'tool')");
+        return;
     }
   });
 
@@ -94,6 +92,7 @@ function parse(b: Obj): CanonicalRequest {
     stream: optBool(b.stream, 'stream') ?? false,
   };
   if (system.length > 0) req.system = system.join('\n\n');
+  if (n !== undefined && n > 1) req.candidates = n;
 
   const tools = optArr(b.tools, 'tools');
   // Tools the vendor runs itself (server tools) have no equivalent elsewhere: dropped (D19).
@@ -140,17 +139,18 @@ function textContent(v: unknown, at: string): string {
 function userContent(v: unknown, at: string): ContentPart[] {
   if (typeof v === 'string') return [{ type: 'text', text: v }];
   if (!Array.isArray(v)) bad(at, 'a string or an array of content parts', v);
-  return v.map((p, j): ContentPart => {
+  return v.flatMap((p, j): ContentPart[] => {
     const pat = `${at}[${j}]`;
     const part = obj(p, pat);
     const type = str(part.type, `${pat}.type`);
-    if (type === 'text') return { type: 'text', text: str(part.text, `${pat}.text`) };
+    if (type === 'text') return [{ type: 'text', text: str(part.text, `${pat}.text`) }];
     if (type === 'image_url') {
       const iu = part.image_url;
       const url = typeof iu === 'string' ? iu : str(obj(iu, `${pat}.image_url`).url, `${pat}.image_url.url`);
-      return imageFromUrl(url);
+      return [imageFromUrl(url)];
     }
-    return unsupported(`${pat}.type`, `content part type '${type}'`);
+    // `input_audio`, `file` and any newer part: no canonical equivalent, dropped (D19).
+    return [];
   });
 }
 
@@ -165,7 +165,6 @@ function assistantContent(m: Obj, at: string): ContentPart[] {
       const type = str(part.type, `${at}.content[${j}].type`);
       if (type === 'text') out.push({ type: 'text', text: str(part.text, `${at}.content[${j}].text`) });
       else if (type === 'refusal') out.push({ type: 'text', text: str(part.refusal, `${at}.content[${j}].refusal`) });
-      else unsupported(`${at}.content[${j}].type`, `assistant content part type '${type}'`);
     });
   } else if (c !== null && c !== undefined) {
     bad(`${at}.content`, 'a string, null or an array of text parts', c);
@@ -174,7 +173,8 @@ function assistantContent(m: Obj, at: string): ContentPart[] {
   calls.forEach((raw, k) => {
     const tat = `${at}.tool_calls[${k}]`;
     const tc = obj(raw, tat);
-    if (tc.type !== undefined && tc.type !== 'function') unsupported(`${tat}.type`, `tool call type '${String(tc.type)}'`);
+    // A call of a `custom` tool: those tools are dropped when translating, so are their calls.
+    if (tc.type !== undefined && tc.type !== 'function') return;
     const fn = obj(tc.function, `${tat}.function`);
     out.push({
       type: 'tool_call',
@@ -202,7 +202,8 @@ function toolDef(raw: unknown, at: string): ToolDef | null {
 function toolChoice(v: unknown): ToolChoice {
   if (typeof v === 'string') return oneOf(v, 'tool_choice', ['auto', 'none', 'required'] as const);
   const o = obj(v, 'tool_choice');
-  if (o.type !== 'function') unsupported('tool_choice.type', `tool_choice type '${String(o.type)}'`);
+  // `allowed_tools` and `custom` choices have no canonical equivalent: the default (auto).
+  if (o.type !== 'function') return 'auto';
   return { name: str(obj(o.function, 'tool_choice.function').name, 'tool_choice.function.name') };
 }
 
