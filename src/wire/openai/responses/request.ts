@@ -15,7 +15,7 @@ import type {
 } from '../../../core/canonical/types.ts';
 import type { ParseContext, UpstreamOptions, UpstreamRequest } from '../../types.ts';
 import { imageFromUrl, imageToUrl, pushMerged } from '../../util.ts';
-import { arr, bad, guard, isObj, num, obj, oneOf, optBool, optNum, optObj, optStr, str, unsupported, type Obj } from '../../validate.ts';
+import { arr, bad, guard, isObj, num, obj, oneOf, optBool, optNum, optObj, optStr, str, type Obj } from '../../validate.ts';
 
 export const RESPONSES_PATH = '/v1/responses';
 
@@ -46,10 +46,11 @@ function contentParts(v: unknown, at: string): ContentPart[] {
     if (type === 'refusal') return [{ type: 'text', text: str(p.refusal, `${pat}.refusal`) }];
     if (type === 'input_image') {
       const url = optStr(p.image_url, `${pat}.image_url`);
-      if (url === undefined) unsupported(`${pat}.file_id`, 'an image given by file id');
-      return [imageFromUrl(url)];
+      // An image held by the vendor's Files API (`file_id`) has no equivalent elsewhere: dropped.
+      return url === undefined ? [] : [imageFromUrl(url)];
     }
-    return unsupported(`${pat}.type`, `content part type '${type}'`);
+    // `input_file`, `input_audio` and newer parts: no canonical equivalent, dropped (D19).
+    return [];
   });
 }
 
@@ -102,11 +103,10 @@ function parse(b: Obj, ctx?: ParseContext): CanonicalRequest {
         case 'custom_tool_call_output':
           push({ role: 'tool', content: [{ type: 'tool_result', toolCallId: str(it.call_id, `${at}.call_id`), content: textOfParts(it.output, `${at}.output`) }] });
           return;
-        case 'reasoning':
-        case 'compaction':
-          return;
         default:
-          unsupported(`${at}.type`, `input item type '${type}'`);
+          // `reasoning`, `compaction` (the model's scratch work), `item_reference`, hosted-tool
+          // calls and their outputs: nothing here runs or stores them, dropped (D19).
+          return;
       }
     });
   }
