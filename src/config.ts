@@ -130,6 +130,8 @@ const connectorSchema = z.object({
     .default('http://127.0.0.1:8080'),
   /** A service key of the project the connector works for (create one at <url>/developer-zone). */
   SWITCHBOARD_API_KEY: z.string().min(1, 'is required: create a key at <SWITCHBOARD_URL>/developer-zone').optional(),
+  /** `switchboard advisory` only: a user's access token or personal access token instead of a key. */
+  SWITCHBOARD_TOKEN: z.string().min(1).optional(),
   /** Where the desktop bridge keeps its sign-in (a 0600 file): default $XDG_CONFIG_HOME/switchboard or ~/.config/switchboard. */
   SWITCHBOARD_CONFIG_DIR: z.string().min(1).optional(),
   XDG_CONFIG_HOME: z.string().min(1).optional(),

@@ -6,10 +6,12 @@
 //   admin    `admin grant <email>` makes an existing user a platform admin (D13)
 //   mcp      the stdio MCP server for MCP clients (D14), configured by SWITCHBOARD_URL and
 //            SWITCHBOARD_API_KEY; it never loads the server's settings
+//   advisory `advisory <file>` uploads a call history and prints what routing would have saved (D14)
 //   bridge   the desktop bridge (D14): device sign-in, desktop notifications of the user's alerts
 import { ConfigError, loadConfig, loadConnectorConfig, type Config } from './config.ts';
 import { mcpCommand } from './connectors/mcp/index.ts';
 import { bridgeCommand } from './connectors/bridge/index.ts';
+import { advisoryCommand } from './connectors/advisory/index.ts';
 import { startRuntime } from './runtime/runtime.ts';
 import { ensureDemo } from './runtime/demo.ts';
 import { ensurePlatformAdmin, grantPlatformAdmin } from './app/identity/platform-admin.ts';
@@ -37,6 +39,7 @@ async function main(cmd: string): Promise<void> {
   try {
     if (cmd === 'mcp') return await mcpCommand(loadConnectorConfig());
     if (cmd === 'bridge') return await bridgeCommand(loadConnectorConfig(), process.argv[3]);
+    if (cmd === 'advisory') return await advisoryCommand(loadConnectorConfig(), process.argv.slice(3));
     cfg = loadConfig();
   } catch (e) {
     if (e instanceof ConfigError) {
@@ -142,7 +145,7 @@ async function main(cmd: string): Promise<void> {
       return;
     }
     default:
-      console.error(`unknown command '${cmd}'. Commands: start | serve | worker | sim | migrate | sweep | mcp | bridge | admin grant <email>`);
+      console.error(`unknown command '${cmd}'. Commands: start | serve | worker | sim | migrate | sweep | mcp | bridge | advisory <file> | admin grant <email>`);
       process.exit(64);
   }
 }
