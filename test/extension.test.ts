@@ -212,6 +212,20 @@ describe('the extension in Chromium', () => {
     assert.match(await configure({ baseUrl: 'switchboard.test', key: t.key, sites: '127.0.0.1' }), /with its scheme/);
   });
 
+  test("the tile's setup wizard gives this URL and a fresh key; entered in the options page they connect the tile", async () => {
+    const w = await tenantWithKey(srv);
+    const tile = async () => (await srv.api('GET', `/api/projects/${w.defaultProjectId}/integrations`, { token: w.accessToken })).body.data.items.find((x: { tool: string }) => x.tool === 'browser-extension');
+    assert.equal((await tile()).status, 'not configured');
+    const r = await srv.api('POST', `/api/projects/${w.defaultProjectId}/integrations/browser-extension/setup`, { token: w.accessToken, body: { environment: 'production' } });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    assert.ok(r.body.data.steps.length >= 3 && r.body.data.steps.length <= 5);
+    const values = JSON.parse(r.body.data.steps.flatMap((x: { snippets: Array<{ client: string; content: string }> }) => x.snippets).find((x: { client: string }) => x.client === 'Switchboard extension options').content);
+    assert.equal(values['Switchboard URL'], srv.url);
+    assert.match(values['Service key'], /^svc_live_/);
+    assert.match(await configure({ baseUrl: values['Switchboard URL'], key: values['Service key'], sites: '127.0.0.1' }), /Saved\. Connected to .*\(production\)/);
+    assert.equal((await tile()).status, 'connected');
+  });
+
   test('on an enabled site the three vendors are answered by Switchboard, on the ledger, channel extension', async () => {
     const saved = await configure({ baseUrl: srv.url, key: t.key, sites: '127.0.0.1' });
     assert.match(saved, /Saved\. Connected to Tenant proxy · .* \(dev\)\. Routing on 1 site/);

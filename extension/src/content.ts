@@ -4,6 +4,7 @@
 import { PORT_NAME, TAG, type CallEvent, type PageMessage, type RelayMessage } from './protocol.ts';
 
 const ports = new Map<string, chrome.runtime.Port>();
+const stopKeepAlive = new Map<string, () => void>();
 const toPage = (id: string, event: CallEvent) => window.postMessage({ [TAG]: 'to-page', id, event } satisfies RelayMessage, '*');
 
 window.addEventListener('message', (ev: MessageEvent) => {
@@ -14,6 +15,7 @@ window.addEventListener('message', (ev: MessageEvent) => {
     const p = ports.get(d.id);
     ports.delete(d.id);
     p?.disconnect();
+    stopKeepAlive.get(d.id)?.();
     return;
   }
   if (d.type !== 'call' || ports.has(d.id)) return;
@@ -26,14 +28,23 @@ window.addEventListener('message', (ev: MessageEvent) => {
     return;
   }
   ports.set(d.id, port);
+  // Chromium may stop an idle extension service worker after 30 s, even with a fetch in flight;
+  // a message on the port keeps it alive (Chrome 114+), so a slow answer is not cut off.
+  const keepAlive = setInterval(() => port.postMessage({ keepAlive: true }), 20_000);
+  stopKeepAlive.set(d.id, () => {
+    clearInterval(keepAlive);
+    stopKeepAlive.delete(d.id);
+  });
   port.onMessage.addListener((e: CallEvent) => {
     toPage(d.id, e);
     if (e.type === 'end' || e.type === 'error') {
+      stopKeepAlive.get(d.id)?.();
       ports.delete(d.id);
       port.disconnect();
     }
   });
   port.onDisconnect.addListener(() => {
+    stopKeepAlive.get(d.id)?.();
     if (!ports.delete(d.id)) return;
     toPage(d.id, { type: 'error', message: 'The Switchboard extension stopped during the call (reloaded or updated): try again' });
   });

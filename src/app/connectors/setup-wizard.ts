@@ -16,7 +16,7 @@ export interface Step {
   snippets: Snippet[];
 }
 
-export const WIZARD_TOOLS = ['mcp', 'openai-sdk', 'anthropic-sdk', 'gemini-sdk'] as const;
+export const WIZARD_TOOLS = ['mcp', 'openai-sdk', 'anthropic-sdk', 'gemini-sdk', 'browser-extension'] as const;
 export type WizardTool = (typeof WIZARD_TOOLS)[number];
 
 const json = (v: unknown) => JSON.stringify(v, null, 2);
@@ -102,6 +102,25 @@ export function wizardSteps(tool: WizardTool, baseUrl: string, key: string, keyN
           ],
         },
         { title: 'Check it', text: 'Run the connection test on this tile, or make one call: the tile turns connected with the first call.', snippets: [] },
+      ];
+    case 'browser-extension':
+      return [
+        {
+          title: 'Install the extension',
+          text: 'Build it from the Switchboard package (or use the zip your administrator gives you), then in Chrome or Chromium open chrome://extensions, turn on Developer mode and choose "Load unpacked" with the dist/extension folder.',
+          snippets: [{ client: 'shell', path: null, language: 'shell', content: 'npm ci && npm run build:extension   # → dist/extension/ and dist/switchboard-extension-<version>.zip' }],
+        },
+        keyStep,
+        {
+          title: 'Fill in its options',
+          text: 'Right-click the Switchboard icon → Options. Enter the URL and the key below, list the sites whose OpenAI, Anthropic and Gemini calls should go through Switchboard (one a line, e.g. app.example.com), then choose "Save and check".',
+          snippets: [{ client: 'Switchboard extension options', path: null, language: 'json', content: json({ 'Switchboard URL': baseUrl, 'Service key': key, 'Enabled sites': ['app.example.com'] }) }],
+        },
+        {
+          title: 'Check it',
+          text: 'This tile turns connected when the options are saved (the extension checks its key with a heartbeat). Reload an enabled site and use its AI feature: the popup shows the site as routed and today’s calls, which appear in the activity feed on channel extension.',
+          snippets: [],
+        },
       ];
     case 'gemini-sdk':
       return [
