@@ -477,6 +477,28 @@ export interface InsightsLedgerDailyTable {
   escalations: bigint;
 }
 
+export interface InsightsCallsDailyTable {
+  tenant_id: string;
+  day: ColumnType<string, string, string>;
+  project_id: string;
+  task_family: string;
+  model_class: string;
+  escalated: boolean;
+  first_attempt: boolean;
+  attempts: bigint;
+  tokens: bigint;
+  debited_micros: bigint;
+}
+
+export interface InsightsPathsDailyTable {
+  tenant_id: string;
+  day: ColumnType<string, string, string>;
+  provider_key: string;
+  model_id: string;
+  region: string;
+  attempts: bigint;
+}
+
 export interface InsightsRollupStateTable {
   tenant_id: string;
   last_seq: Generated<bigint>;
@@ -516,6 +538,8 @@ export interface DB {
   digest_sends: DigestSendsTable;
   insights_ledger_daily: InsightsLedgerDailyTable;
   insights_rollup_state: InsightsRollupStateTable;
+  insights_calls_daily: InsightsCallsDailyTable;
+  insights_paths_daily: InsightsPathsDailyTable;
   export_log: ExportLogTable;
   password_resets: PasswordResetsTable;
   invites: InvitesTable;

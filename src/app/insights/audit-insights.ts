@@ -4,6 +4,7 @@
 // routing moved, reservations the sweeper released, and the log of data exports.
 import { sql } from 'kysely';
 import type { Services } from '../shared/services.ts';
+import { callSums, liveAttemptCounts, pathSums } from './call-rollups.repo.ts';
 
 export const AUDIT_WINDOW_DAYS = 30;
 const CHANGE_LOG_ROWS = 50;
@@ -14,26 +15,39 @@ export async function auditInsights(s: Services, tenantId: string) {
   const since = new Date(now.getTime() - AUDIT_WINDOW_DAYS * 86_400_000);
   const n = (v: bigint | number | string) => Number(v);
 
-  const totals = await sql<{ calls: bigint; attempts: bigint; escalated: bigint; failed: bigint; scored: bigint; below: bigint }>`
-    select count(*) filter (where parent_call_id is null and status = 'succeeded') as calls,
-           count(*) as attempts,
-           count(*) filter (where escalated) as escalated,
-           count(*) filter (where status = 'failed') as failed,
-           count(*) filter (where qa is not null) as scored,
-           count(*) filter (where (qa->>'belowFloor')::boolean) as below
-      from call_logs where tenant_id = ${tenantId} and created_at >= ${since}`.execute(s.db);
-  const byClass = await sql<{ model_class: string; attempts: bigint; escalated: bigint }>`
-    select model_class, count(*) as attempts, count(*) filter (where escalated) as escalated
-      from call_logs where tenant_id = ${tenantId} and created_at >= ${since} and model_class is not null
-     group by 1 order by 2 desc`.execute(s.db);
-  const byFamily = await sql<{ task_family: string; attempts: bigint; escalated: bigint }>`
-    select task_family, count(*) as attempts, count(*) filter (where escalated) as escalated
-      from call_logs where tenant_id = ${tenantId} and created_at >= ${since} and task_family is not null
-     group by 1 order by 2 desc`.execute(s.db);
-  const paths = await sql<{ provider_key: string; model_id: string; region: string; attempts: bigint }>`
-    select provider_key, model_id, region, count(*) as attempts
-      from call_logs where tenant_id = ${tenantId} and created_at >= ${since} and status = 'succeeded' and provider_key is not null
-     group by 1, 2, 3 order by 4 desc limit 20`.execute(s.db);
+  const until = new Date(now.getTime() + 1);
+  const [all, byClassOk, byFamilyOk, pathRows, live] = await Promise.all([
+    callSums(s.db, tenantId, since, until),
+    callSums(s.db, tenantId, since, until, 'class'),
+    callSums(s.db, tenantId, since, until, 'family'),
+    pathSums(s.db, tenantId, since, until),
+    liveAttemptCounts(s.db, tenantId, since, until),
+  ]);
+  // Succeeded calls from the rollups, failed attempts live (they have no ledger entry).
+  const merge = (ok: typeof byClassOk, dim: 'key_class' | 'key_family') => {
+    const m = new Map<string, { attempts: bigint; escalated: bigint }>();
+    for (const r of ok) m.set(r.key, { attempts: r.attempts, escalated: r.escalated });
+    for (const f of live.failed) {
+      const k = f[dim];
+      const cur = m.get(k) ?? { attempts: 0n, escalated: 0n };
+      m.set(k, { attempts: cur.attempts + f.attempts, escalated: cur.escalated + f.escalated });
+    }
+    return [...m.entries()].filter(([k]) => k !== '').sort((a, b) => (b[1].attempts > a[1].attempts ? 1 : b[1].attempts < a[1].attempts ? -1 : a[0].localeCompare(b[0])));
+  };
+  const failedAttempts = live.failed.reduce((a, f) => a + f.attempts, 0n);
+  const failedEscalated = live.failed.reduce((a, f) => a + f.escalated, 0n);
+  const ok = all[0]!;
+  const t = {
+    calls: ok.firsts,
+    attempts: ok.attempts + failedAttempts,
+    escalated: ok.escalated + failedEscalated,
+    failed: failedAttempts,
+    scored: ok.attempts + failedAttempts - live.unscored,
+    below: live.below,
+  };
+  const byClass = { rows: merge(byClassOk, 'key_class').map(([k, v]) => ({ model_class: k, attempts: v.attempts, escalated: v.escalated })) };
+  const byFamily = { rows: merge(byFamilyOk, 'key_family').map(([k, v]) => ({ task_family: k, attempts: v.attempts, escalated: v.escalated })) };
+  const paths = { rows: pathRows.slice(0, 20).map((r) => ({ provider_key: r.provider, model_id: r.model, region: r.region, attempts: r.attempts })) };
   const swept = await sql<{ swept: bigint }>`
     select count(*) as swept from reservations where tenant_id = ${tenantId} and swept_at >= ${since}`.execute(s.db);
   const changes = await s.db
@@ -51,7 +65,6 @@ export async function auditInsights(s: Services, tenantId: string) {
     .limit(EXPORT_LOG_ROWS)
     .execute();
 
-  const t = totals.rows[0];
   return {
     windowDays: AUDIT_WINDOW_DAYS,
     decisions: {

@@ -13,6 +13,7 @@ import { BRANDS, isProviderKey } from '../../core/providers.ts';
 import { getWalletView } from '../money/wallet-view.ts';
 import { formatUsd2 } from '../../core/money.ts';
 import { ledgerSums } from './rollups.repo.ts';
+import { callSums } from './call-rollups.repo.ts';
 
 const DAY = 86_400_000;
 export const SAVINGS_WINDOWS = [7, 30, 90] as const;
@@ -88,15 +89,21 @@ export async function overview(s: Services, tenantId: string) {
 export async function usageRollups(s: Services, tenantId: string, days = 30) {
   const now = s.clock.now();
   const since = new Date(now.getTime() - days * DAY);
-  const byFamily = await sql<{ key: string; calls: bigint; tokens: bigint; burn: bigint }>`
-    select coalesce(c.task_family, 'unknown') as key, count(*) as calls, sum(c.input_tokens + c.output_tokens)::bigint as tokens, coalesce(sum(c.debited_micros), 0)::bigint as burn
-      from call_logs c where c.tenant_id = ${tenantId} and c.status = 'succeeded' and c.created_at >= ${since}
-     group by 1 order by 4 desc`.execute(s.db);
-  const byProject = await sql<{ key: string; name: string; calls: bigint; tokens: bigint; burn: bigint }>`
-    select p.id as key, p.name, count(*) as calls, sum(c.input_tokens + c.output_tokens)::bigint as tokens, coalesce(sum(c.debited_micros), 0)::bigint as burn
-      from call_logs c join projects p on p.id = c.project_id
-     where c.tenant_id = ${tenantId} and c.status = 'succeeded' and c.created_at >= ${since}
-     group by 1, 2 order by 5 desc`.execute(s.db);
+  const until = new Date(now.getTime() + 1);
+  const [fam, proj, projects] = await Promise.all([
+    callSums(s.db, tenantId, since, until, 'family'),
+    callSums(s.db, tenantId, since, until, 'project'),
+    s.db.selectFrom('projects').select(['id', 'name']).where('tenant_id', '=', tenantId).execute(),
+  ]);
+  const byBurn = <T extends { burn: bigint }>(a: T, b: T) => (b.burn > a.burn ? 1 : b.burn < a.burn ? -1 : 0);
+  const byFamily = { rows: fam.map((r) => ({ key: r.key || 'unknown', calls: r.attempts, tokens: r.tokens, burn: r.debited })).sort(byBurn) };
+  const names = new Map(projects.map((p) => [p.id, p.name]));
+  const byProject = {
+    rows: proj
+      .filter((r) => names.has(r.key))
+      .map((r) => ({ key: r.key, name: names.get(r.key)!, calls: r.attempts, tokens: r.tokens, burn: r.debited }))
+      .sort(byBurn),
+  };
   const byHour = await sql<{ key: string; calls: bigint; tokens: bigint; burn: bigint }>`
     select to_char(date_trunc('hour', c.created_at at time zone 'UTC'), 'YYYY-MM-DD"T"HH24:00:00"Z"') as key, count(*) as calls,
            sum(c.input_tokens + c.output_tokens)::bigint as tokens, coalesce(sum(c.debited_micros), 0)::bigint as burn

@@ -16,6 +16,7 @@
 // without a call-log row counting as a call); escalations = escalated attempts.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../../store/schema.ts';
+import { rollUpCalls } from './call-rollups.repo.ts';
 
 const DAY = 86_400_000;
 /** Entries added per transaction: a backlog is worked off in bounded steps. */
@@ -159,6 +160,7 @@ async function rollUpChunk(db: Kysely<DB>, tenantId: string, upTo: bigint): Prom
           escalations = b.escalations + excluded.escalations
         returning 1)
       select count(*)::bigint as n from added`.execute(tx);
+    await rollUpCalls(tx, tenantId, from, to);
     await tx.updateTable('insights_rollup_state').set({ last_seq: to, updated_at: sql`now()` }).where('tenant_id', '=', tenantId).execute();
     return Number(r.rows[0]?.n ?? 0n);
   });

@@ -9,11 +9,23 @@ import { sql } from 'kysely';
 import { startTestServer, tenantWithKey, type TestServer } from '../../../test/harness.ts';
 import { seedLargeHistory } from '../../../scripts/seed-large.ts';
 import { ledgerSums, rollUpLedger, type GroupBy } from './rollups.repo.ts';
+import { callSums, pathSums } from './call-rollups.repo.ts';
 import { verifyLedger } from '../money/ledger-view.ts';
 
 let srv: TestServer;
 let t: Awaited<ReturnType<typeof tenantWithKey>>;
 const DAY = 86_400_000;
+
+/** Run `f` with the tenant's rollup out of the way (a plain scan of the ledger and call log), then put it back. */
+async function withoutRollup<T>(f: () => Promise<T>): Promise<T> {
+  const st = await srv.services.db.selectFrom('insights_rollup_state').select('last_seq').where('tenant_id', '=', t.tenantId).executeTakeFirst();
+  await srv.services.db.deleteFrom('insights_rollup_state').where('tenant_id', '=', t.tenantId).execute();
+  try {
+    return await f();
+  } finally {
+    if (st) await srv.services.db.insertInto('insights_rollup_state').values({ tenant_id: t.tenantId, last_seq: st.last_seq }).execute();
+  }
+}
 
 /** The same sums with the rollup out of the way: a plain scan, the reference. */
 async function scan(from: Date, to: Date, g: GroupBy, calls = true) {
@@ -95,6 +107,30 @@ describe('insights rollups', () => {
         assert.deepEqual(await ledgerSums(srv.services.db, t.tenantId, from, to, g), await scan(from, to, g, false), `${what}, grouped by ${g}, money only`);
       }
     }
+  });
+
+  test('the call log’s sums (by family, project, class, delivery path) equal the plain scan', async () => {
+    await call('A call above the watermark for the call sums.');
+    for (const [what, from, to] of ranges(srv.clock.now())) {
+      for (const g of ['none', 'family', 'project', 'class'] as const) {
+        const rolled = await callSums(srv.services.db, t.tenantId, from, to, g);
+        assert.deepEqual(rolled, await withoutRollup(() => callSums(srv.services.db, t.tenantId, from, to, g)), `${what}, by ${g}`);
+      }
+      assert.deepEqual(await pathSums(srv.services.db, t.tenantId, from, to), await withoutRollup(() => pathSums(srv.services.db, t.tenantId, from, to)), `${what}, paths`);
+    }
+  });
+
+  test('the usage and audit answers are the same with and without the rollup', async () => {
+    const login = await srv.api('POST', '/api/auth/login', { body: { email: t.email, password: t.password } });
+    const token = login.body.data.tokens.accessToken as string;
+    for (const path of ['/api/tenant/insights/usage', '/api/tenant/insights/audit', '/api/tenant/insights/overview', '/api/tenant/insights/summary?period=mtd']) {
+      const rolled = await srv.api('GET', path, { token });
+      assert.equal(rolled.status, 200, JSON.stringify(rolled.body));
+      const plain = await withoutRollup(() => srv.api('GET', path, { token }));
+      assert.deepEqual(rolled.body, plain.body, path);
+    }
+    const audit = await srv.api('GET', '/api/tenant/insights/audit', { token });
+    assert.ok(audit.body.data.decisions.attempts > 3_000 && audit.body.data.decisions.byTaskFamily.length > 1 && audit.body.data.decisions.deliveryPaths.length > 1);
   });
 
   test('the API’s savings series and custom summary read the same numbers as the scan', async () => {

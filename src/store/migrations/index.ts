@@ -21,6 +21,7 @@ import * as m017 from './017-learning-plane.ts';
 import * as m017a from './017a-learning-role.ts';
 import * as m018 from './018-pending-email.ts';
 import * as m025 from './025-insights-rollups.ts';
+import * as m025b from './025b-insights-calls.ts';
 import * as m020 from './020-advisory-imports.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
@@ -43,6 +44,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '017a-learning-role': m017a,
   '018-pending-email': m018,
   '025-insights-rollups': m025,
+  '025b-insights-calls': m025b,
   '020-advisory-imports': m020,
 };
 
