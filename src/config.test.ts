@@ -39,3 +39,24 @@ test('the service refuses to start on a bad value, naming it', () => {
   assert.match(r.stderr, /Invalid configuration/);
   assert.match(r.stderr, /PORT/);
 });
+
+test('RESERVATION_TIMEOUT_MS is refused below what the sweeper can honour, and sweeps follow it', async () => {
+  assert.throws(() => loadConfig({ RESERVATION_TIMEOUT_MS: '500' }), /RESERVATION_TIMEOUT_MS: must be at least 1000/);
+  assert.throws(() => loadConfig({ RESERVATION_TIMEOUT_MS: String(8 * 24 * 3_600_000) }), /RESERVATION_TIMEOUT_MS/);
+  assert.equal(loadConfig({ RESERVATION_TIMEOUT_MS: '1000' }).RESERVATION_TIMEOUT_MS, 1000);
+  const { sweepIntervalMs } = await import('./app/money/sweeper.ts');
+  // A hold is released at most 1.25 × the timeout (+ 1 s) after it was taken.
+  for (const t of [1_000, 4_000, 10_000, 60_000, 240_000, 600_000, 3_600_000]) {
+    assert.ok(t + sweepIntervalMs(t) <= 1.25 * t + 1_000, `timeout ${t}`);
+    assert.ok(sweepIntervalMs(t) >= 1_000 && sweepIntervalMs(t) <= 60_000);
+  }
+  assert.equal(sweepIntervalMs(600_000), 60_000);
+});
+
+test('SIM_URL must be an http URL; MAX_INFLIGHT_CALLS defaults to 256 and 0 turns shedding off', () => {
+  assert.throws(() => loadConfig({ SIM_URL: 'ftp://x' }), /SIM_URL/);
+  assert.equal(loadConfig({ SIM_URL: 'http://127.0.0.1:9090' }).SIM_URL, 'http://127.0.0.1:9090');
+  assert.equal(loadConfig({}).MAX_INFLIGHT_CALLS, 256);
+  assert.equal(loadConfig({ MAX_INFLIGHT_CALLS: '0' }).MAX_INFLIGHT_CALLS, 0);
+  assert.throws(() => loadConfig({ MAX_INFLIGHT_CALLS: '-1' }), /MAX_INFLIGHT_CALLS/);
+});

@@ -29,8 +29,20 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   UPSTREAM_TIMEOUT_MS: posInt.default(60_000),
   UPSTREAM_CONNECT_TIMEOUT_MS: posInt.default(5_000),
-  /** Port of the simulated upstream started by `npm start` (0 = any free port). */
+  /** Port of the simulated upstream started by `npm start` or `npm run sim` (0 = any free port). */
   SIM_PORT: port.default(0),
+  /**
+   * Base URL of a simulated upstream running on its own (`npm run sim` prints it): with no provider
+   * configured, `serve` (and `start`, instead of starting its own) sends every provider there, each
+   * under its path suffix (`/openai`, `/anthropic`, `/google`, `/mistral`, `/deepseek`), and labels
+   * the answers simulated (D11).
+   */
+  SIM_URL: z.url().refine((u) => /^https?:\/\//.test(u), 'must be an http:// URL').optional(),
+  /**
+   * Proxy calls in flight on one replica past which the next is shed at once with the vendor's
+   * native 503 and Retry-After (D17); 0 turns shedding off.
+   */
+  MAX_INFLIGHT_CALLS: z.coerce.number().int().min(0).default(256),
   SSE_HEARTBEAT_MS: posInt.default(25_000),
   /** Open event streams allowed per user and per tenant on one replica; more answer 429 (issue 22 item 3). */
   SSE_MAX_STREAMS_PER_USER: posInt.default(20),
@@ -40,8 +52,17 @@ const schema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().startsWith('whsec_').optional(),
   /** Base URL of the Stripe API (default https://api.stripe.com); point it at stripe-mock or a test double. */
   STRIPE_API_BASE: z.url().optional(),
-  /** A reservation whose call has not settled after this long is released by the sweeper (D8). */
-  RESERVATION_TIMEOUT_MS: posInt.default(10 * 60_000),
+  /**
+   * A reservation whose call has not settled after this long is released by the sweeper (D8). The
+   * worker sweeps every quarter of it (at least every second, at most every minute), so a hold is
+   * released between the timeout and 1.25 × the timeout (+ 1 s); below 1 s that cannot be honoured.
+   */
+  RESERVATION_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000, 'must be at least 1000 (ms): the sweeper runs at most once a second')
+    .max(7 * 24 * 3_600_000, 'must be at most 604800000 (7 days)')
+    .default(10 * 60_000),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// URL').optional(),
   MAIL_FROM: z.string().default('Switchboard <no-reply@switchboard.local>'),
   /** Request body limit for the proxy and /api, bytes. */

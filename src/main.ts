@@ -57,9 +57,21 @@ async function main(cmd: string): Promise<void> {
       return;
     }
     case 'sim': {
-      const sim = await startSim({ port: cfg.SIM_PORT || 9090, host: cfg.HOST });
-      console.log(`Simulated upstream (speaks the OpenAI, Anthropic and Gemini wires) at ${sim.url}`);
-      console.log(`  point a provider at it, e.g. OPENAI_BASE_URL=${sim.url}/openai OPENAI_API_KEY=simulated`);
+      // Any free port unless SIM_PORT is set; the URL to give `serve` is printed (SIM_URL).
+      const sim = await startSim({ port: cfg.SIM_PORT, host: cfg.HOST });
+      console.log(
+        [
+          `Simulated upstream (speaks the OpenAI, Anthropic and Gemini wires; every answer is labelled simulated) at ${sim.url}`,
+          `  give it to serve/start:  SIM_URL=${sim.url} npm run serve`,
+          `  (or one provider by hand: OPENAI_BASE_URL=${sim.url}/openai; the suffixes are /openai /anthropic /google /mistral /deepseek)`,
+        ].join('\n'),
+      );
+      const stop = async () => {
+        await sim.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
       return;
     }
     case 'sweep': {
@@ -76,9 +88,11 @@ async function main(cmd: string): Promise<void> {
     case 'serve':
     case 'start': {
       // `start` brings its own simulated upstream unless a real provider is configured (D11).
+      // SIM_URL names a simulator already running (`npm run sim`), used when no provider is set.
       const anyProvider = PROVIDER_KEYS.some((p) => cfg.providers[p].apiKey || cfg.providers[p].baseUrl);
-      const sim = cmd === 'start' && !anyProvider ? await startSim({ port: cfg.SIM_PORT, host: '127.0.0.1' }) : null;
-      const rt = await startRuntime(cfg, { http: true, worker: cmd === 'start', simUrl: sim?.url ?? null });
+      const sim = cmd === 'start' && !anyProvider && !cfg.SIM_URL ? await startSim({ port: cfg.SIM_PORT, host: '127.0.0.1' }) : null;
+      const simUrl = anyProvider ? null : (sim?.url ?? cfg.SIM_URL ?? null);
+      const rt = await startRuntime(cfg, { http: true, worker: cmd === 'start', simUrl });
       const shutdown = async () => {
         await rt.close();
         await sim?.close();
@@ -94,7 +108,7 @@ async function main(cmd: string): Promise<void> {
             '',
             `Switchboard is running at ${rt.url}`,
             `  database:  ${rt.dbDescription}`,
-            `  upstream:  ${sim ? `SIMULATED upstream at ${sim.url} (no real model is called)` : 'configured providers'}`,
+            `  upstream:  ${simUrl ? `SIMULATED upstream at ${simUrl} (no real model is called)` : 'configured providers'}`,
             '',
             'Demo login',
             `  email:     ${demo.email}`,
@@ -113,6 +127,13 @@ async function main(cmd: string): Promise<void> {
         );
       } else {
         console.log(`Switchboard listening at ${rt.url}`);
+        if (simUrl) console.log(`  upstream: SIMULATED upstream at ${simUrl} (SIM_URL; no real model is called)`);
+        if (!anyProvider && !simUrl) {
+          console.warn(
+            'WARNING: no upstream is configured, so every proxy call answers 503. Set SIM_URL to a simulator ' +
+              '(`npm run sim` prints it), or <PROVIDER>_API_KEY / <PROVIDER>_BASE_URL for real providers (README, Configuration).',
+          );
+        }
       }
       return;
     }

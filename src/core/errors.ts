@@ -34,6 +34,10 @@ export const ERRORS = {
   mail_failed: { status: 502, message: 'The e-mail could not be sent; try again in a moment' },
   payment_processor_failed: { status: 502, message: 'The payment processor could not be reached' },
   upstream_unconfigured: { status: 503, message: 'No upstream provider is configured for this call' },
+  // D17: a replica past its in-flight limit sheds at once; a draining one refuses new calls; a
+  // database that cannot be reached fails the call. All three: retry shortly (Retry-After).
+  overloaded: { status: 503, message: 'The server is overloaded: retry shortly' },
+  unavailable: { status: 503, message: 'The service is temporarily unavailable: retry shortly' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

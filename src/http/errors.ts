@@ -37,8 +37,20 @@ export function toAppError(err: unknown, log?: Logger): AppError {
   if (typeof fe?.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
     return appError(fe.statusCode === 404 ? 'not_found' : fe.statusCode === 413 ? 'body_too_large' : 'validation', fe.message);
   }
+  if (databaseUnreachable(err)) {
+    log?.warn({ err: String((err as Error)?.message ?? err) }, 'database unreachable');
+    return appError('unavailable', undefined, { headers: { 'retry-after': '1' } });
+  }
   log?.error({ err }, 'unhandled error');
   return appError('internal');
+}
+
+/** PostgreSQL is down, restarting or unreachable (D17): the request can be retried; no 500. */
+const PG_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE']);
+export function databaseUnreachable(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown };
+  if (typeof e?.code === 'string' && PG_UNAVAILABLE.has(e.code)) return true;
+  return typeof e?.message === 'string' && /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/.test(e.message);
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Services } from '../app/shared/services.ts';
 import { appError } from '../core/errors.ts';
 import { apiErrorHandler, sendApiError, toAppError } from './errors.ts';
 import { renderProxyError, shapeForUrl } from './proxy/scope.ts';
+import { callLoad } from './proxy/load.ts';
 import type { App, RouteModule } from './api/common.ts';
 import { registerWebApp } from './web/web-app.ts';
 import { registerOpenApi } from './web/openapi.ts';
@@ -163,7 +164,8 @@ export async function buildServer(s: Services, scopes: Scope[] = []): Promise<Ap
   });
   for (const scope of scopes) await app.register(async (child: App) => scope(child, s));
 
-  app.get('/health', async () => ({ status: 'ok' }));
+  // 503 while draining (D17), so a load balancer's health check takes the replica out at once.
+  app.get('/health', async (_req, reply) => (callLoad(s).draining ? reply.status(503).send({ status: 'draining' }) : { status: 'ok' }));
   // The web app (D13): its assets, `/`, and index.html for its routes and its not-found page.
   const web = await registerWebApp(app);
   app.setNotFoundHandler((req, reply) => {

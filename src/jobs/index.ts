@@ -19,8 +19,8 @@ export interface JobModule {
   name: string;
   /** Queue options, e.g. policy 'singleton' for jobs that must never run twice at once. */
   options?: Omit<PgBoss.Queue, 'name'>;
-  /** Register handlers (and schedules) on the worker. */
-  register(boss: PgBoss, s: Services): Promise<void>;
+  /** Register handlers (and schedules) on the worker; may return what stops its timers. */
+  register(boss: PgBoss, s: Services): Promise<void | (() => void)>;
 }
 
 export const JOBS: JobModule[] = [
@@ -43,6 +43,14 @@ export async function createQueues(boss: PgBoss): Promise<void> {
   for (const j of JOBS) await boss.createQueue(j.name, { ...j.options, name: j.name });
 }
 
-export async function startWorker(boss: PgBoss, s: Services): Promise<void> {
-  for (const j of JOBS) await j.register(boss, s);
+/** Registers every job; the returned function stops the timers some of them keep. */
+export async function startWorker(boss: PgBoss, s: Services): Promise<() => void> {
+  const stops: Array<() => void> = [];
+  for (const j of JOBS) {
+    const stop = await j.register(boss, s);
+    if (stop) stops.push(stop);
+  }
+  return () => {
+    for (const stop of stops) stop();
+  };
 }

@@ -1,7 +1,9 @@
-// Runs the reservation sweeper every minute, and once when a worker starts, so a worker restarted
-// after a crash releases the holds the crash left behind straight away (D8).
+// Runs the reservation sweeper once when a worker starts, so a worker restarted after a crash
+// releases the holds the crash left behind straight away (D8), then every quarter of
+// RESERVATION_TIMEOUT_MS (1 s to 1 min, sweepIntervalMs) through the queue, and on the minute cron
+// as a safety net. One sweeper runs at a time across workers (its advisory lock).
 import type { JobModule } from './index.ts';
-import { SWEEP_QUEUE, sweepReservations } from '../app/money/sweeper.ts';
+import { SWEEP_QUEUE, sweepIntervalMs, sweepReservations } from '../app/money/sweeper.ts';
 import { deleteExpiredResponses } from '../app/calls/stored-responses.repo.ts';
 
 const job: JobModule = {
@@ -14,6 +16,16 @@ const job: JobModule = {
     });
     await boss.schedule(SWEEP_QUEUE, '* * * * *', {}, { retryLimit: 0 });
     await boss.send(SWEEP_QUEUE, {}, { retryLimit: 0 });
+    // The minute cron alone kept a dead replica's holds up to ~1.5 minutes past the timeout.
+    const every = sweepIntervalMs(s.config.RESERVATION_TIMEOUT_MS);
+    if (every < 60_000) {
+      const timer = setInterval(() => {
+        // singletonSeconds: one queued sweep per interval whichever worker sends it.
+        boss.send(SWEEP_QUEUE, {}, { retryLimit: 0, singletonSeconds: Math.max(1, Math.floor(every / 1000)) }).catch((e) => s.log.warn(e, 'could not queue a reservation sweep'));
+      }, every);
+      timer.unref();
+      return () => clearInterval(timer);
+    }
   },
 };
 export default job;

@@ -32,6 +32,7 @@ import { buildServer } from '../http/server.ts';
 import { buildCallDeps } from '../app/calls/deps.ts';
 import { RulesCache } from '../app/calls/quality/rules.ts';
 import { proxyRoutes } from '../http/proxy/index.ts';
+import { callLoad } from '../http/proxy/load.ts';
 import { createQueues, startWorker } from '../jobs/index.ts';
 import { createJobQueue } from '../jobs/queues.ts';
 import type { App } from '../http/api/common.ts';
@@ -64,6 +65,8 @@ export interface Runtime {
 }
 
 const CLOSE_STEP_TIMEOUT_MS = 30_000;
+/** How long SIGTERM waits for the proxy calls in flight before closing the server anyway. */
+const DRAIN_TIMEOUT_MS = 25_000;
 
 export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
   const closers: Array<() => Promise<unknown>> = [];
@@ -172,13 +175,20 @@ export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Prom
       services.outbox.start();
       closers.push(() => services.outbox.close());
     }
-    if (opts.worker) await startWorker(boss, services);
+    if (opts.worker) {
+      const stopWorker = await startWorker(boss, services);
+      closers.push(async () => stopWorker());
+    }
 
     let app: App | null = null;
     let url = publicUrl;
     if (opts.http !== false) {
       app = await buildServer(services, [proxyRoutes]);
       closers.push(() => app!.close());
+      // Runs before the server closes (closers run in reverse): new proxy calls are refused with a
+      // 503 and /health turns 503, calls and streams in flight finish and settle (D17). The event
+      // streams still open are then ended by the close; their clients resume with Last-Event-ID.
+      closers.push(() => callLoad(services).drain(DRAIN_TIMEOUT_MS));
       const address = await app.listen({ port: cfg.PORT, host: cfg.HOST });
       url = address.replace('0.0.0.0', '127.0.0.1');
       if (!cfg.PUBLIC_URL) services.publicUrl = url;

@@ -10,6 +10,14 @@ export const SWEEP_QUEUE = 'reservation-sweep';
 /** Reservations handled per transaction, so one sweep never holds many wallet locks for long. */
 const BATCH = 500;
 
+/**
+ * How often the worker sweeps: a quarter of the timeout, between 1 s and 1 min, so a dead
+ * replica's hold is released at most 1.25 × RESERVATION_TIMEOUT_MS (+ 1 s) after it was taken.
+ */
+export function sweepIntervalMs(timeoutMs: number): number {
+  return Math.min(60_000, Math.max(1_000, Math.floor(timeoutMs / 4)));
+}
+
 export interface SweepResult {
   swept: number;
   releasedMicros: bigint;

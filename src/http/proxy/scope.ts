@@ -14,6 +14,7 @@ import { toAppError } from '../errors.ts';
 import { rateLimitHeaders } from '../plugins/rate-limit.ts';
 import type { App } from '../api/common.ts';
 import { CHANNELS } from '../../app/events/events.ts';
+import { callLoad } from './load.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -149,6 +150,7 @@ export function presentedChannel(req: FastifyRequest): (typeof CHANNELS)[number]
 
 /** Authenticate, rate-limit and run one call; answers JSON or streams over the raw socket. */
 export async function handleCall(s: Services, req: FastifyRequest, reply: FastifyReply, c: ProxyCall) {
+  callLoad(s).enter(reply.raw); // D17: shed past the in-flight limit, refuse while draining
   const principal = await authenticateKey(s, req, c.shape);
   const channel = presentedChannel(req);
   await rateLimit(s, reply, c.surface, principal.tenantId);
