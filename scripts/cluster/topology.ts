@@ -98,6 +98,9 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
+const pgUid = () => Number(spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout.trim());
+const pgGid = () => Number(spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).stdout.trim());
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs: number, proc?: Proc): Promise<void> {
@@ -186,7 +189,11 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
   // PostgreSQL: our own instance (initdb + pg_ctl), so it can be stopped without touching anyone
   // else's. As root it runs as the postgres OS user, with its data where that user can reach it.
   const bin = pgBinDir()!;
-  const pgData = asRoot ? join('/var/lib/switchboard/cluster', `${port.pg}-${Buffer.from(dir).toString('base64url').slice(-24)}`) : join(dir, 'pg');
+  // As root, the postgres OS user must be able to reach the data folder: the working folder
+  // when it can (its own folders are made 0755), else one under /var/lib/switchboard/cluster.
+  if (asRoot) chmodSync(dir, 0o755);
+  const reachable = !asRoot || spawnSync('runuser', ['-u', 'postgres', '--', 'test', '-x', dir], { cwd: '/' }).status === 0;
+  const pgData = reachable ? join(dir, 'pg') : join('/var/lib/switchboard/cluster', `${port.pg}-${Buffer.from(dir).toString('base64url').slice(-24)}`);
   const asPg = (cmd: string, args: string[]) => (asRoot ? { cmd: 'runuser', args: ['-u', 'postgres', '--', cmd, ...args] } : { cmd, args });
   const pgRun = (cmd: string, args: string[]) => {
     const c = asPg(join(bin, cmd), args);
@@ -207,10 +214,8 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
     const pw = `${pgData}.pw`;
     writeFileSync(pw, `${kept.PG_PASSWORD}\n`, { mode: 0o600 });
     if (asRoot) {
-      const uid = Number(spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout.trim());
-      const gid = Number(spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).stdout.trim());
-      chownSync(pgData, uid, gid);
-      chownSync(pw, uid, gid);
+      chownSync(pgData, pgUid(), pgGid());
+      chownSync(pw, pgUid(), pgGid());
     }
     try {
       pgRun('initdb', ['-D', pgData, '-U', 'postgres', '--auth-host=scram-sha-256', '--auth-local=peer', `--pwfile=${pw}`, '-E', 'UTF8', '--locale=C', '--no-sync']);
@@ -218,10 +223,10 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
       rmSync(pw, { force: true });
     }
   }
-  const pgLog = join(dir, 'postgres.log');
+  const pgLog = reachable ? join(dir, 'postgres.log') : `${pgData}.log`;
   if (asRoot && !existsSync(pgLog)) {
     writeFileSync(pgLog, '');
-    chmodSync(pgLog, 0o666);
+    chownSync(pgLog, pgUid(), pgGid());
   }
   const pgOpts = [
     `-p ${port.pg}`,
@@ -231,18 +236,29 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
     '-c shared_buffers=128MB',
     ...(o.fastPostgres ? ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off'] : []),
   ].join(' ');
+  // pg_ctl run without blocking this process (a test keeps its clients going meanwhile).
+  const pgCtl = (args: string[]) =>
+    new Promise<void>((res, rej) => {
+      const c = asPg(join(bin, 'pg_ctl'), args);
+      const child = spawn(c.cmd, c.args, { cwd: '/', stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      child.stdout.on('data', (d) => (err += d));
+      child.stderr.on('data', (d) => (err += d));
+      child.on('exit', (code) => (code === 0 ? res() : rej(new Error(`pg_ctl ${args.at(-1)} failed (${code}): ${err}`))));
+    });
   let pgRunning = false;
   const postgres = {
     get running() {
       return pgRunning;
     },
     async start() {
-      pgRun('pg_ctl', ['-D', pgData, '-l', pgLog, '-o', pgOpts, '-w', '-t', '60', 'start']);
+      await pgCtl(['-D', pgData, '-l', pgLog, '-o', pgOpts, '-w', '-t', '60', 'start']);
       pgRunning = true;
     },
+    /** A fast shutdown: sessions are ended at once, as when the primary restarts. */
     async stop() {
       if (!pgRunning) return;
-      pgRun('pg_ctl', ['-D', pgData, '-m', 'fast', '-w', '-t', '60', 'stop']);
+      await pgCtl(['-D', pgData, '-m', 'fast', '-w', '-t', '60', 'stop']);
       pgRunning = false;
     },
   };

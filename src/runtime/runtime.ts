@@ -9,6 +9,7 @@ import { migrate } from '../store/migrations/index.ts';
 import { systemClock, type Clock } from '../infra/clock.ts';
 import { MemoryRateLimiter } from '../infra/limiter/memory.ts';
 import { RedisRateLimiter } from '../infra/limiter/redis.ts';
+import { FailOpenRateLimiter } from '../infra/limiter/fallback.ts';
 import type { RateLimiter } from '../infra/limiter/limiter.ts';
 import type { EventBus } from '../infra/bus/bus.ts';
 import { MemoryEventBus } from '../infra/bus/memory.ts';
@@ -105,8 +106,16 @@ export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Prom
     if (cfg.REDIS_URL) {
       const { Redis } = await import('ioredis');
       const redis = new Redis(cfg.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false });
+      // A lost connection is retried by ioredis; without a listener each attempt would print an
+      // "Unhandled error event". The limiter below says when Redis is gone and when it is back.
+      redis.on('error', () => {});
       closers.push(() => redis.quit());
-      limiter = new RedisRateLimiter(redis, `${cfg.REDIS_KEY_PREFIX}rl:`);
+      // Fail open to per-replica buckets while Redis is down (docs/cluster.md).
+      limiter = new FailOpenRateLimiter(redis, new RedisRateLimiter(redis, `${cfg.REDIS_KEY_PREFIX}rl:`), new MemoryRateLimiter(clock), (down, err) =>
+        down
+          ? log.warn({ err: err instanceof Error ? err.message : undefined }, 'Redis unreachable: rate limits are per replica until it is back')
+          : log.warn('Redis is back: rate limits are shared across replicas again'),
+      );
       bus = new RedisEventBus(redis, { prefix: cfg.REDIS_KEY_PREFIX, onError: onBusError });
       const inv = new RedisInvalidation(redis, `${cfg.REDIS_KEY_PREFIX}invalidate`, (e) => log.warn(e, 'cache invalidation error'));
       await inv.whenReady();
