@@ -118,7 +118,8 @@ export async function call(url: string, key: string, shape: Shape, stream: boole
     out.ok = true;
   } catch (e) {
     out.error = e;
-    out.status = (e as { status?: number }).status ?? (e as { code?: number }).code;
+    const status = (e as { status?: unknown }).status ?? (e as { code?: unknown }).code;
+    out.status = typeof status === 'number' ? status : undefined;
   }
   out.ms = performance.now() - t0;
   return out;
@@ -134,6 +135,21 @@ export function nativeError(o: Outcome, status: number): boolean {
   try {
     const body = JSON.parse(String(e?.message ?? '').replace(/^[^{]*/, ''));
     return body.error?.code === status && typeof body.error?.status === 'string';
+  } catch {
+    return false;
+  }
+}
+
+/** A stream cut by an error event in the vendor's own stream shape, raised by its SDK as its error. */
+export function streamErrorEvent(o: Outcome): boolean {
+  if (o.ok || !o.stream) return false;
+  const e = o.error as any;
+  if (o.shape === 'openai') return o.status === undefined && e instanceof OpenAI.APIError && typeof e.error?.message === 'string';
+  if (o.shape === 'anthropic') return o.status === undefined && e instanceof Anthropic.APIError && typeof e.error?.error?.type === 'string';
+  // Gemini's stream carries the error as a last chunk {error:{code,message,status}}; the SDK raises it.
+  try {
+    const body = JSON.parse(String(e?.message ?? '').replace(/^[^{]*/, ''));
+    return typeof body.error?.code === 'number' && typeof body.error?.status === 'string';
   } catch {
     return false;
   }

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { haproxyUp, startCluster, type Cluster } from '../../scripts/cluster/topology.ts';
 import { openStream } from '../sse-client.ts';
-import { apiCall, call, describeOutcome, mixed, moneyState, nativeError, newTenant, sleep, SHAPES, verifyLedger, waitUntil, type Outcome, type Tenant } from './client.ts';
+import { apiCall, call, describeOutcome, streamErrorEvent, mixed, moneyState, nativeError, newTenant, sleep, SHAPES, verifyLedger, waitUntil, type Outcome, type Tenant } from './client.ts';
 
 const BASE_PORT = Number(process.env.CLUSTER_TEST_PORT || 42100);
 /** Each surface's per-tenant limit in this cluster (lower than the spec's defaults: a shorter test). */
@@ -106,6 +106,18 @@ async function assertMoneyWhole(tenants: Tenant[], outcomes: Outcome[][]): Promi
   }
 }
 
+/** Keys in the cluster's Redis (each replica's buckets and streams live there). */
+async function redisKeys(): Promise<number> {
+  const { Redis } = await import('ioredis');
+  const r = new Redis(cluster.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0 });
+  try {
+    await r.connect();
+    return await r.dbsize();
+  } finally {
+    r.disconnect();
+  }
+}
+
 const byTenant = (tenants: Tenant[], outs: Outcome[]) => tenants.map((_, ti) => outs.filter((_, i) => i % tenants.length === ti));
 
 describe('the D17 topology on loopback', { timeout: 600_000 }, () => {
@@ -194,6 +206,181 @@ describe('the D17 topology on loopback', { timeout: 600_000 }, () => {
       onR0.close();
       onR1.close();
       viaLb.close();
+    }
+  });
+
+  test('a replica killed with SIGKILL mid-call and mid-stream: an error or the whole answer; the money stays whole', { timeout: 180_000 }, async () => {
+    await restartIfDown(0);
+    const tenants = [await newTenant(cluster.url, db, 'kill-a'), await newTenant(cluster.url, db, 'kill-b'), await newTenant(cluster.url, db, 'kill-c')];
+    await faults(SLOW);
+    try {
+      const victim = cluster.replicas[0]!;
+      const pid = victim.child!.pid;
+      const load = mixed(cluster.url, tenants, 24, 24, (i) => `[slow] Write two sentences about rivers, call ${i}.`);
+      // JSON calls wait 1.5 s upstream and streams pace their events: at 0.8 s both kinds are in flight.
+      await sleep(800);
+      victim.child!.kill('SIGKILL');
+      assert.equal(await victim.exited(), 128, `replica 0 (pid ${pid}) was killed`);
+      const outs = await load;
+      const partial = outs.filter((o) => o.ok && !o.complete);
+      assert.deepEqual(partial.map(describeOutcome), [], 'no client took a cut answer for a whole one');
+      const failed = outs.filter((o) => !o.ok);
+      assert.ok(failed.length >= 1, `the killed replica had calls in flight: ${outs.map(describeOutcome).join('; ')}`);
+      assert.ok(failed.some((o) => o.stream) && failed.some((o) => !o.stream), `calls and streams were cut: ${failed.map(describeOutcome).join('; ')}`);
+      assert.ok(outs.filter((o) => o.ok).length >= 6, 'the other replica answered its share');
+      // The survivors keep serving: HAProxy takes the dead replica out.
+      const afterKill = await mixed(cluster.url, tenants, 6, 3, (i) => `Say hello, call ${i}.`);
+      assert.ok(afterKill.every((o) => o.ok && o.complete), afterKill.map(describeOutcome).join('; '));
+      await assertMoneyWhole(tenants, tenants.map((_, ti) => [...byTenant(tenants, outs)[ti]!, ...byTenant(tenants, afterKill)[ti]!]));
+      const swept = await db.query(`select count(*)::int as n from reservations where status = 'swept' and tenant_id = any($1::uuid[])`, [tenants.map((t) => t.tenantId)]);
+      assert.ok(swept.rows[0].n >= 1, 'the dead replica\'s holds were released by the sweeper');
+    } finally {
+      await faults([]);
+      await restartIfDown(0);
+    }
+  });
+
+  test('PostgreSQL restarted under load: native 503s while it is down, replicas recover without a restart, nothing lost', { timeout: 180_000 }, async () => {
+    // Six tenants and paced clients: the load stays well inside each tenant's rate limits.
+    const tenants = await Promise.all(['a', 'b', 'c', 'd', 'e', 'f'].map((x) => newTenant(cluster.url, db, `pg-${x}`)));
+    const pids = cluster.replicas.map((r) => r.child!.pid);
+    const outs: Array<Outcome & { at: number; tenant: number }> = [];
+    let phase: 'before' | 'down' | 'after' = 'before';
+    let stop = false;
+    let n = 0;
+    const worker = async () => {
+      while (!stop) {
+        const i = n++;
+        const ti = i % tenants.length;
+        const o = await call(cluster.url, tenants[ti]!.key, SHAPES[i % 3]!, Math.floor(i / 3) % 2 === 1, `Give one tip about sleep, call ${i}.`);
+        outs.push({ ...o, at: Date.now(), tenant: ti, phase } as Outcome & { at: number; tenant: number });
+        await sleep(150);
+      }
+    };
+    const load = Promise.all([worker(), worker(), worker()]);
+    await sleep(1_500);
+    phase = 'down';
+    await cluster.postgres.stop();
+    const downAt = Date.now();
+    await sleep(3_000);
+    await cluster.postgres.start();
+    const upAt = Date.now();
+    phase = 'after';
+    // Until every shape has answered again, plain and streamed, twice in a row.
+    await waitUntil('calls to succeed again after the restart', async () => {
+      const recent = outs.filter((o) => o.at > upAt).slice(-12);
+      return recent.length === 12 && recent.every((o) => o.ok);
+    }, 60_000).catch((e) => {
+      stop = true;
+      throw new Error(`${e.message}: ${outs.filter((o) => o.at > upAt).slice(-12).map(describeOutcome).join('; ')}`);
+    });
+    stop = true;
+    await load;
+    const during = outs.filter((o) => o.at > downAt + 500 && o.at < upAt);
+    assert.ok(during.length >= 3, `calls were made while PostgreSQL was down (${during.length})`);
+    const failedDuring = during.filter((o) => !o.ok);
+    assert.ok(failedDuring.length >= 1, `calls failed while PostgreSQL was down: ${during.map(describeOutcome).join('; ')}`);
+    // Failures before any byte are the vendor's native 503; a stream already under way ends with
+    // an error event in its own shape, which its SDK raises as an error.
+    for (const o of outs.filter((x) => !x.ok)) {
+      assert.ok(nativeError(o, 503) || streamErrorEvent(o), `failure in the vendor's shape: ${describeOutcome(o)}`);
+    }
+    assert.deepEqual(cluster.replicas.map((r) => r.child!.pid), pids, 'the same replica processes (no restart)');
+    assert.ok(cluster.replicas.every((r) => r.running));
+    assert.ok(outs.filter((o) => o.ok).every((o) => o.complete), 'every answer received is whole');
+    await assertMoneyWhole(tenants, tenants.map((_, ti) => outs.filter((o) => o.tenant === ti)));
+  });
+
+  test('Redis stopped under load: limits fail open to per-replica buckets, and are shared again once it is back', { timeout: 180_000 }, async () => {
+    const t = await newTenant(cluster.url, db, 'redis-down');
+    await cluster.redis.stop('SIGTERM');
+    try {
+      // More than one shared bucket holds: per-replica buckets (two replicas) let them all through.
+      const n = LIMIT + 14;
+      const down = await mixed(cluster.url, [t], n * 3, 12, (i) => `Say hello, call ${i}.`);
+      for (const shape of SHAPES) {
+        const mine = down.filter((o) => o.shape === shape);
+        const ok = mine.filter((o) => o.ok && o.complete).length;
+        assert.ok(ok > LIMIT && ok <= 2 * LIMIT + 10, `${shape}: ${ok} of ${mine.length} admitted while Redis was down (per replica: more than ${LIMIT}, at most 2 × ${LIMIT} + refill): ${mine.filter((o) => !o.ok).map(describeOutcome).slice(0, 3)}`);
+        assert.ok(mine.every((o) => o.ok || nativeError(o, 429)), `${shape}: only native 429s`);
+      }
+    } finally {
+      await cluster.redis.start();
+    }
+    // Back: the replicas reconnect by themselves; a new tenant's bucket is shared again.
+    const t2 = await newTenant(cluster.url, db, 'redis-back');
+    await waitUntil('the replicas to use Redis again', async () => {
+      const r = await fetch(`${cluster.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${t2.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'x', messages: [{ role: 'user', content: 'hi' }] }) });
+      await r.arrayBuffer();
+      const keys = await redisKeys();
+      return r.ok && keys > 0;
+    }, 30_000);
+    const t3 = await newTenant(cluster.url, db, 'redis-shared');
+    const t0 = performance.now();
+    const back = await mixed(cluster.url, [t3], (LIMIT + 10) * 3, 12, (i) => `Say hello again, call ${i}.`);
+    const refill = Math.ceil((((performance.now() - t0) / 1000) * LIMIT) / 60) + 1;
+    for (const shape of SHAPES) {
+      const ok = back.filter((o) => o.shape === shape && o.ok).length;
+      assert.ok(ok >= LIMIT && ok <= LIMIT + refill, `${shape}: ${ok} admitted once Redis was back, expected ${LIMIT}…${LIMIT + refill}`);
+    }
+  });
+
+  test('SIGTERM drains a replica: new calls refused (and retried elsewhere by HAProxy), calls and streams in flight finish and settle', { timeout: 180_000 }, async () => {
+    await restartIfDown(1);
+    const t = await newTenant(cluster.url, db, 'drain');
+    const other = await newTenant(cluster.url, db, 'drain-lb');
+    await faults(SLOW);
+    const victim = cluster.replicas[1]!;
+    try {
+      // Six slow calls straight at replica 1, the three shapes, plain and streamed.
+      const inflight = mixed(replicaUrl(1), [t], 6, 6, (i) => `[slow] Describe a mountain, call ${i}.`);
+      await sleep(700);
+      victim.child!.kill('SIGTERM');
+      await sleep(200);
+      // New calls on the draining replica are refused at once, in the vendor's shape.
+      const refused = await call(replicaUrl(1), t.key, 'anthropic', false, 'Say hello.');
+      assert.ok(nativeError(refused, 503), `refused while draining: ${describeOutcome(refused)}`);
+      assert.equal((refused.error as { headers?: Headers }).headers?.get('retry-after'), '1');
+      const health = await fetch(`${replicaUrl(1)}/health`);
+      assert.equal(health.status, 503, '/health says draining, so HAProxy takes the replica out');
+      // Through HAProxy nobody notices.
+      const viaLb = await mixed(cluster.url, [other], 6, 3, (i) => `Say hello, call ${i}.`);
+      assert.ok(viaLb.every((o) => o.ok && o.complete), viaLb.map(describeOutcome).join('; '));
+      const outs = await inflight;
+      assert.ok(outs.every((o) => o.ok && o.complete), `every call in flight finished whole: ${outs.map(describeOutcome).join('; ')}`);
+      assert.equal(await victim.exited(), 0, 'the replica exited cleanly');
+      // Settled, not left to the sweeper: each call is charged once and its lease released.
+      const ids = outs.map((o) => o.callId).filter((x): x is string => !!x);
+      assert.ok(ids.length >= 4);
+      const charged = await db.query(`select count(*)::int as n from ledger_entries where event_type = 'AI_USAGE' and call_id = any($1::uuid[])`, [ids]);
+      assert.equal(charged.rows[0].n, ids.length);
+      const swept = await db.query(`select count(*)::int as n from reservations where tenant_id = $1 and status in ('swept', 'reserved')`, [t.tenantId]);
+      assert.equal(swept.rows[0].n, 0, 'the draining replica released its holds itself');
+      await assertMoneyWhole([t, other], [[...outs, refused], viaLb]);
+    } finally {
+      await faults([]);
+      await restartIfDown(1);
+    }
+  });
+
+  test('overload is shed at once with a native 503 and Retry-After past MAX_INFLIGHT_CALLS; admitted calls are not slowed', { timeout: 120_000 }, async () => {
+    const tenants = [await newTenant(cluster.url, db, 'shed-a'), await newTenant(cluster.url, db, 'shed-b')];
+    await faults([{ promptIncludes: '[slow]', delayMs: 1_500 }]);
+    try {
+      const n = MAX_INFLIGHT + 10;
+      const outs = await Promise.all(Array.from({ length: n }, (_, i) => call(replicaUrl(0), tenants[i % 2]!.key, SHAPES[i % 3]!, false, `[slow] Say hello, call ${i}.`)));
+      const admitted = outs.filter((o) => o.ok);
+      const shed = outs.filter((o) => !o.ok);
+      assert.equal(admitted.length, MAX_INFLIGHT, `${MAX_INFLIGHT} admitted: ${outs.map(describeOutcome).join('; ')}`);
+      assert.ok(shed.every((o) => nativeError(o, 503)), shed.map(describeOutcome).join('; '));
+      for (const o of shed) if (o.shape !== 'gemini') assert.equal((o.error as { headers?: Headers }).headers?.get('retry-after'), '1');
+      const slowestShed = Math.max(...shed.map((o) => o.ms));
+      const fastestAdmitted = Math.min(...admitted.map((o) => o.ms));
+      assert.ok(slowestShed < fastestAdmitted, `shed at once (slowest refusal ${slowestShed.toFixed(0)} ms) rather than queued behind admitted calls (fastest ${fastestAdmitted.toFixed(0)} ms)`);
+      assert.ok(Math.max(...admitted.map((o) => o.ms)) < 1_500 + 3_000, 'admitted calls took the upstream time plus a bounded overhead');
+      await assertMoneyWhole(tenants, byTenant(tenants, outs));
+    } finally {
+      await faults([]);
     }
   });
 });
