@@ -240,6 +240,11 @@ describe('the extension in Chromium', () => {
     await page.goto(siteUrl);
     const hitsBefore = vendorHits.length;
     const prompt = (what: string) => [{ role: 'user', content: `Write one sentence about ${what}.` }];
+    // Everything the page's own scripts could observe of the extension: its window messages.
+    await page.evaluate(() => {
+      (window as unknown as { seen: string[] }).seen = [];
+      window.addEventListener('message', (e) => (window as unknown as { seen: string[] }).seen.push(JSON.stringify(e.data)));
+    });
 
     const plain = await pageFetch(page, OPENAI, { headers: openaiHeaders, body: { model: 'gpt-4o-mini', messages: prompt('lighthouses') } });
     assert.equal(plain.status, 200, plain.text);
@@ -266,7 +271,20 @@ describe('the extension in Chromium', () => {
     assert.equal(geminiStream.status, 200);
     assert.ok(geminiStream.text.includes('data: {'), geminiStream.text.slice(0, 200));
 
+    // A Request object works as well as a URL and init.
+    const viaRequest = await page.evaluate(async (u) => {
+      const r = await fetch(new Request(u, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'sk-ant-page', 'anthropic-version': '2023-06-01' }, body: JSON.stringify({ model: 'x', max_tokens: 32, messages: [{ role: 'user', content: 'Hi from a Request' }] }) }));
+      return { status: r.status, type: (await r.json()).type, id: r.headers.get('x-service-call-id') };
+    }, ANTHROPIC);
+    assert.deepEqual({ status: viaRequest.status, type: viaRequest.type }, { status: 200, type: 'message' });
+    assert.ok(viaRequest.id);
+
     assert.equal(vendorHits.length, hitsBefore, `nothing was sent to a vendor host: ${vendorHits.slice(hitsBefore).join(', ')}`);
+    // The page saw the calls go by (its own requests and answers), never the service key.
+    const seen = (await page.evaluate(() => (window as unknown as { seen: string[] }).seen)).join('\n');
+    assert.ok(seen.includes('lighthouses') && seen.includes('chat.completion'), 'the page-world messages were observed');
+    assert.ok(!seen.includes(t.key) && !seen.includes(t.key.slice(0, 16)), 'the service key never reaches the page');
+    assert.ok(!JSON.stringify([plain, streamed, claude, gemini, geminiStream]).includes(t.key.slice(0, 16)), 'nor is it in any answer');
 
     // Each answer is a call of this tenant on channel extension, with its sealed ledger entry.
     const ids = [plain, streamed, claude, gemini, geminiStream].map((a) => a.headers['x-service-call-id']);
