@@ -11,6 +11,7 @@ import { callLoad } from './proxy/load.ts';
 import type { App, RouteModule } from './api/common.ts';
 import { registerWebApp } from './web/web-app.ts';
 import { registerOpenApi } from './web/openapi.ts';
+import { acceptEmptyJsonBodies } from './plugins/json-body.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
 import signup from './api/auth/signup.route.ts';
@@ -159,6 +160,7 @@ export async function buildServer(s: Services, scopes: Scope[] = []): Promise<Ap
     // Cookies belong to the /api session routes only: registered here, the plugin's onRequest and
     // onSend hooks do not run on every proxied call.
     await api.register(cookie);
+    acceptEmptyJsonBodies(api);
     api.setErrorHandler(apiErrorHandler(s.log));
     for (const r of API_ROUTES) r(api, s);
   });

@@ -154,6 +154,8 @@ export interface DeliveryView {
   id: string;
   webhookId: string;
   eventType: string;
+  /** The event name again, under the spec's word for it (§2 Webhook delivery: "event name"). */
+  event: string;
   status: 'pending' | 'succeeded' | 'failed';
   attempts: number;
   nextAttemptAt: string | null;
@@ -208,6 +210,7 @@ const toDeliveryView = (r: DeliveryRow): DeliveryView => ({
   id: r.id,
   webhookId: r.webhook_id ?? '',
   eventType: r.event_type,
+  event: r.event_type,
   status: r.status,
   attempts: r.attempts,
   nextAttemptAt: r.next_attempt_at?.toISOString() ?? null,

@@ -41,3 +41,17 @@ export function toPage<R, T>(rows: R[], limit: number, map: (r: R) => T, key: (r
   const slice = more ? rows.slice(0, limit) : rows;
   return { items: slice.map(map), nextCursor: more ? encodeCursor(key(slice[slice.length - 1])) : null };
 }
+
+/**
+ * D9 pages over a list a use case reads whole because it is short by nature (a user's sessions,
+ * tokens and memberships, a tenant's members and invitations). The list is put in a total order by
+ * (`key`, id) and the cursor is the last item's pair, so a page stays right while items come and go.
+ */
+export function pageList<T>(items: readonly T[], q: PageQuery, key: (x: T) => { at: string; id: string }, dir: 'asc' | 'desc'): Page<T> {
+  const sign = dir === 'asc' ? 1 : -1;
+  const cmp = (a: { at: string; id: string }, b: { at: string; id: string }) => sign * (a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const sorted = [...items].sort((a, b) => cmp(key(a), key(b)));
+  const after = decodeCursor(q.cursor, ['at', 'id'] as const);
+  const rest = after ? sorted.filter((x) => cmp(key(x), after) > 0) : sorted;
+  return toPage(rest, q.limit, (x) => x, key);
+}

@@ -29,7 +29,17 @@ const limit = (s: Services, bucket: string, perMin: number, what: string) => asy
   if (!d.allowed) throw appError('rate_limited', `Too many ${what}; try again in a minute`, { headers: { 'retry-after': String(Math.ceil(d.retryAfterMs / 1000)) } });
 };
 
-const startBody = z.strictObject({ deviceName: z.string().trim().min(1, 'name the device, e.g. "Ada’s laptop"').max(80) });
+// The spec names no request body for the start (D14): without one, or without a name, the device is
+// named after its User-Agent, which the approval page shows.
+const startBody = z.preprocess(
+  (v) => v ?? {},
+  z.strictObject({ deviceName: z.string().trim().min(1, 'name the device, e.g. "Ada’s laptop"').max(80).optional() }),
+);
+const deviceNameOf = (req: FastifyRequest, given: string | undefined): string => {
+  if (given) return given;
+  const ua = (req.headers['user-agent'] ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  return ua ? `Device (${ua.slice(0, 60)})` : 'Unnamed device';
+};
 const started = z.object({ deviceCode: z.string(), userCode: z.string(), verificationUri: z.string(), verificationUriComplete: z.string(), expiresIn: z.number().int(), interval: z.number().int() });
 const tokenBody = z.strictObject({ deviceCode: z.string().min(1).max(200) });
 const issued = z.object({ accessToken: z.string(), refreshToken: z.string(), tokenType: z.literal('Bearer'), expiresIn: z.number().int(), sessionId: z.string(), deviceName: z.string(), tenantId: z.string() });
@@ -39,7 +49,7 @@ const decided = z.object({ deviceName: z.string(), approved: z.boolean() });
 
 const route: RouteModule = (app, s) => {
   app.post('/api/auth/device', { schema: { body: startBody, response: { 200: envelope(started) } }, onRequest: limit(s, 'start', START_PER_MIN, 'device sign-ins started') }, async (req) =>
-    ok(await startDeviceAuthorization(s, { deviceName: req.body.deviceName }, metaOf(req))),
+    ok(await startDeviceAuthorization(s, { deviceName: deviceNameOf(req, req.body.deviceName) }, metaOf(req))),
   );
   app.post('/api/auth/device/token', { schema: { body: tokenBody, response: { 200: envelope(issued) } }, onRequest: limit(s, 'poll', POLL_PER_MIN, 'polls') }, async (req) => {
     const r = await pollDeviceToken(s, req.body.deviceCode, metaOf(req));

@@ -32,7 +32,7 @@ export const loginResult = z.object({
 });
 export const roleSchema = z.enum(['owner', 'admin', 'member', 'viewer']);
 export const membershipItem = z.object({ tenantId: z.string(), name: z.string(), role: roleSchema, current: z.boolean(), joinedAt: z.string() });
-export const tenantsList = z.object({ items: z.array(membershipItem) });
+export const tenantsList = z.object({ items: z.array(membershipItem), nextCursor: z.string().nullable() });
 export const switchResult = z.object({ tenantId: z.string(), role: roleSchema, tokens });
 
 export type LoginBody = z.infer<typeof loginBody>;

@@ -2,19 +2,19 @@
 // GET /api/members/invites, DELETE /api/members/invites/:id (owners and admins);
 // GET /api/members/invites/preview?token= and POST /api/members/invites/accept {token, ...}
 // for whoever holds the e-mailed link, signed in or not.
-import { z } from 'zod';
 import { acceptInvite, createInvite, listInvites, previewInvite, revokeInvite } from '../../../app/identity/invites.ts';
 import { authOf, metaOf, optionalAuth, requireAuth, setSessionCookies } from '../../plugins/auth.ts';
 import { loginRateLimit } from '../auth/login.route.ts';
-import { emptyData, envelope, idParams, ok, type RouteModule } from '../common.ts';
+import { pageList } from '../../../app/shared/pagination.ts';
+import { emptyData, envelope, idParams, ok, pageOf, pageQuerySchema, type RouteModule } from '../common.ts';
 import { acceptInviteBody, acceptResult, invite, inviteBody, invitePreview, invitePreviewQuery } from './schemas.ts';
 
 const route: RouteModule = (app, s) => {
   app.post('/api/members/invites', { schema: { body: inviteBody, response: { 201: envelope(invite) } }, onRequest: requireAuth(s, { role: 'admin' }) }, async (req, reply) =>
     reply.status(201).send(ok(await createInvite(s, authOf(req), req.body))),
   );
-  app.get('/api/members/invites', { schema: { response: { 200: envelope(z.object({ items: z.array(invite) })) } }, onRequest: requireAuth(s, { role: 'admin' }) }, async (req) =>
-    ok({ items: await listInvites(s, authOf(req)) }),
+  app.get('/api/members/invites', { schema: { querystring: pageQuerySchema, response: { 200: envelope(pageOf(invite)) } }, onRequest: requireAuth(s, { role: 'admin' }) }, async (req) =>
+    ok(pageList(await listInvites(s, authOf(req)), req.query, (x) => ({ at: x.createdAt, id: x.id }), 'desc')),
   );
   app.delete('/api/members/invites/:id', { schema: { params: idParams, response: { 200: emptyData } }, onRequest: requireAuth(s, { role: 'admin' }) }, async (req) => {
     await revokeInvite(s, authOf(req), req.params.id);

@@ -2,16 +2,16 @@
 // (owners/admins; see app/identity/members.ts). POST /api/members {email, role} no longer adds a
 // registered user without consent (issue 22 item 7): it sends an invitation, exactly like
 // POST /api/members/invites (members/invites.route.ts), and answers with it.
-import { z } from 'zod';
 import { createInvite } from '../../../app/identity/invites.ts';
 import { changeRole, listMembers, removeMember } from '../../../app/identity/members.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
-import { emptyData, envelope, idParams, ok, type RouteModule } from '../common.ts';
+import { pageList } from '../../../app/shared/pagination.ts';
+import { emptyData, envelope, idParams, ok, pageOf, pageQuerySchema, type RouteModule } from '../common.ts';
 import { invite, inviteBody, member, memberRolePatch } from './schemas.ts';
 
 const route: RouteModule = (app, s) => {
-  app.get('/api/members', { schema: { response: { 200: envelope(z.object({ items: z.array(member) })) } }, onRequest: requireAuth(s) }, async (req) =>
-    ok({ items: await listMembers(s.db, authOf(req).tenantId) }),
+  app.get('/api/members', { schema: { querystring: pageQuerySchema, response: { 200: envelope(pageOf(member)) } }, onRequest: requireAuth(s) }, async (req) =>
+    ok(pageList(await listMembers(s.db, authOf(req).tenantId), req.query, (x) => ({ at: x.createdAt, id: x.userId }), 'asc')),
   );
   app.post('/api/members', { schema: { body: inviteBody, response: { 201: envelope(invite) } }, onRequest: requireAuth(s, { role: 'admin' }) }, async (req, reply) =>
     reply.status(201).send(ok(await createInvite(s, authOf(req), req.body))),

@@ -3,11 +3,12 @@ import { z } from 'zod';
 import { session } from './schemas.ts';
 import { listSessions, revokeSession } from '../../../app/identity/auth.ts';
 import { authOf, metaOf, requireAuth } from '../../plugins/auth.ts';
-import { emptyData, envelope, idParams, ok, type RouteModule } from '../common.ts';
+import { pageList } from '../../../app/shared/pagination.ts';
+import { emptyData, envelope, idParams, ok, pageOf, pageQuerySchema, type RouteModule } from '../common.ts';
 
 const route: RouteModule = (app, s) => {
-  app.get('/api/users/me/sessions', { schema: { response: { 200: envelope(z.object({ items: z.array(session) })) } }, onRequest: requireAuth(s) }, async (req) =>
-    ok({ items: await listSessions(s, authOf(req)) }),
+  app.get('/api/users/me/sessions', { schema: { querystring: pageQuerySchema, response: { 200: envelope(pageOf(session)) } }, onRequest: requireAuth(s) }, async (req) =>
+    ok(pageList(await listSessions(s, authOf(req)), req.query, (x) => ({ at: x.createdAt, id: x.id }), 'desc')),
   );
   app.delete('/api/users/me/sessions/:id', { schema: { params: idParams, response: { 200: emptyData } }, onRequest: requireAuth(s) }, async (req) => {
     await revokeSession(s, authOf(req), req.params.id, 'revoked', metaOf(req));

@@ -14,8 +14,12 @@ export const webhook = z.object({
   updatedAt: z.string(),
 });
 
-/** Creation and rotation: the only answers that carry the secret. */
-export const webhookWithSecret = z.object({ webhook, secret: z.string() });
+/**
+ * Creation and rotation: the only answers that carry the secret. The record is under `webhook`
+ * and, for clients that read the spec's fields (url, events, description) at the top, beside it.
+ */
+export const webhookWithSecret = webhook.extend({ webhook, secret: z.string() });
+export const withSecret = (r: { webhook: z.infer<typeof webhook>; secret: string }) => ({ ...r.webhook, ...r });
 
 const fields = {
   url: z.string().trim().min(1).max(2048),
@@ -33,6 +37,7 @@ export const delivery = z.object({
   id: z.string(),
   webhookId: z.string(),
   eventType: z.string(),
+  event: z.string(),
   status: z.enum(['pending', 'succeeded', 'failed']),
   attempts: z.number(),
   nextAttemptAt: z.string().nullable(),

@@ -14,7 +14,7 @@ import {
 import { replayAnyDelivery } from '../../../app/events/alert-test.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { emptyData, envelope, idParams, ok, pageOf, pageQuerySchema, type RouteModule } from '../common.ts';
-import { createWebhookBody, delivery, deliveryDetail, patchWebhookBody, webhook, webhookWithSecret } from './schemas.ts';
+import { createWebhookBody, delivery, deliveryDetail, patchWebhookBody, webhook, webhookWithSecret, withSecret } from './schemas.ts';
 
 const route: RouteModule = (app, s) => {
   const admin = requireAuth(s, { role: 'admin' });
@@ -24,7 +24,7 @@ const route: RouteModule = (app, s) => {
     ok(await listWebhooks(s, authOf(req).tenantId, req.query)),
   );
   app.post('/api/webhooks', { schema: { body: createWebhookBody, response: { 201: envelope(webhookWithSecret) } }, onRequest: admin }, async (req, reply) =>
-    reply.status(201).send(ok(await createWebhook(s, authOf(req), req.body))),
+    reply.status(201).send(ok(withSecret(await createWebhook(s, authOf(req), req.body)))),
   );
   app.get('/api/webhooks/:id', { schema: { params: idParams, response: { 200: envelope(webhook) } }, onRequest: member }, async (req) =>
     ok(await getWebhook(s, authOf(req).tenantId, req.params.id)),
@@ -37,7 +37,7 @@ const route: RouteModule = (app, s) => {
     return ok({});
   });
   app.post('/api/webhooks/:id/rotate-secret', { schema: { params: idParams, response: { 200: envelope(webhookWithSecret) } }, onRequest: admin }, async (req) =>
-    ok(await rotateWebhookSecret(s, authOf(req).tenantId, req.params.id)),
+    ok(withSecret(await rotateWebhookSecret(s, authOf(req).tenantId, req.params.id))),
   );
   app.get(
     '/api/webhooks/:id/deliveries',
