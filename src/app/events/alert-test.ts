@@ -72,6 +72,7 @@ export async function listAlertDeliveries(s: Services, ctx: { tenantId: string; 
     (r): AlertDeliveryView => ({
       id: r.id,
       eventType: r.event_type,
+      event: r.event_type,
       status: r.status,
       attempts: r.attempts,
       nextAttemptAt: r.next_attempt_at?.toISOString() ?? null,
