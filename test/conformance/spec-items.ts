@@ -121,8 +121,8 @@ export const ROUTES: RouteItem[] = [
   // D14 connectors
   r('D14', 'POST', '/api/auth/device', 'none'),
   r('D14', 'POST', '/api/auth/device/token', 'none'),
-  r('D14', 'POST', '/api/advisory/imports', 'jwt', 'open: issue 17 item 5 (adv17 builds the advisory import)'),
-  r('D14', 'GET', '/api/advisory/imports/:id', 'jwt', 'open: issue 17 item 5 (adv17 builds the advisory import)'),
+  r('D14', 'POST', '/api/advisory/imports', 'jwt'),
+  r('D14', 'GET', '/api/advisory/imports/:id', 'jwt'),
   // D17
   r('D17', 'GET', '/.well-known/switchboard-ledger-key', 'none', 'open: issue 24 item 6 (cluster24 builds the ledger checkpoints)'),
 ];
@@ -131,7 +131,8 @@ export const ROUTES: RouteItem[] = [
 const web16: Result = 'open: issue 16 (web16a/web16b build this screen)';
 export const WEB_ROUTES: Array<{ source: string; path: string; result: Result }> = [
   ...['/overview', '/analytics', '/summary', '/billing', '/settings/ledger'].map((path) => ({ source: '§1 Customer screens, D13', path, result: 'ok' as Result })),
-  ...['/account', '/security', '/notifications', '/integrations', '/developer-zone', '/smartone'].map((path) => ({ source: '§1 Customer screens, D13', path, result: web16 })),
+  ...['/account', '/smartone'].map((path) => ({ source: '§1 Customer screens, D13', path, result: 'ok' as Result })),
+  ...['/security', '/notifications', '/integrations', '/developer-zone'].map((path) => ({ source: '§1 Customer screens, D13', path, result: web16 })),
   ...['/login', '/signup', '/forgot-password', '/reset-password', '/verify-email', '/invite', '/device'].map((path) => ({ source: 'D13', path, result: 'ok' as Result })),
   { source: 'D13', path: '/copy-paste', result: 'ok' },
   { source: 'D13', path: '/advisory', result: 'open: issue 17 item 5 (adv17 builds the advisory screen)' },
