@@ -13,6 +13,7 @@ export const APP_ROUTES = [
   '/device',
   '/copy-paste',
   '/smartone',
+  '/developer-zone',
   '/admin/learning',
   '/admin/learning/budget',
   '/admin/webhooks',

@@ -62,6 +62,7 @@ import invites from './api/members/invites.route.ts';
 import integrationSetup from './api/integrations/setup.route.ts';
 import deviceAuth from './api/auth/device.route.ts';
 import copyPaste from './api/copy-paste/copy-paste.route.ts';
+import catalogue from './api/catalogue/catalogue.route.ts';
 
 const PACKAGE_VERSION: string = pkg.version;
 
@@ -114,6 +115,7 @@ const API_ROUTES: RouteModule[] = [
   advisoryImports,
   advisoryReport,
   advisoryExport,
+  catalogue,
 ];
 
 /** Extra route scopes (the proxy, events, billing pages) plug in here with their own error handling. */

@@ -232,3 +232,104 @@ describe('/smartone', () => {
     await checkA11y('smartone-after-delete');
   });
 });
+
+describe('/developer-zone', () => {
+  const chat = (key: string) => new OpenAI({ baseURL: `${srv.url}/v1`, apiKey: key, maxRetries: 0 }).chat.completions.create({ model: 'auto', messages: [{ role: 'user', content: 'Say hello.' }] });
+  let stagingKey = '';
+  test('Clients: a staging key created by keyboard is shown once, copied, listed under Staging, and works', async () => {
+    await nav('Developer zone', '/developer-zone');
+    await page.getByRole('tab', { name: 'Clients' }).waitFor();
+    await checkA11y('developer-zone');
+    await page.getByLabel('Key name').fill('CI pipeline');
+    await page.getByLabel('Key name').press('Tab');
+    await page.keyboard.press('ArrowDown'); // dev → staging in the environment select
+    assert.equal(await page.getByLabel('Environment').inputValue(), 'staging');
+    await page.getByLabel('Key name').press('Enter');
+    const shown = page.getByTestId('new-key');
+    await shown.waitFor();
+    stagingKey = (await shown.getByLabel('The new key').innerText()).trim();
+    assert.match(stagingKey, /^svc_stage_[0-9A-Za-z]{38}$/);
+    await shown.getByRole('button', { name: 'Copy key' }).click();
+    await shown.getByText('Copied.').waitFor();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), stagingKey);
+    const rec = (await api<{ items: Array<{ id: string; name: string; environment: string; prefix: string; last4: string }> }>('GET', '/api/keys')).items.find((k) => k.name === 'CI pipeline')!;
+    assert.equal(rec.environment, 'staging');
+    const row = page.getByTestId('keys-staging').locator(`tr[data-key-id="${rec.id}"]`);
+    assert.match(await row.innerText(), new RegExp(`CI pipeline.*${rec.prefix}…${rec.last4}.*Active`, 's'));
+    assert.ok(stagingKey.startsWith(rec.prefix) && stagingKey.endsWith(rec.last4));
+    await chat(stagingKey);
+    await shown.getByRole('button', { name: 'I have stored it' }).click();
+    await shown.waitFor({ state: 'detached' });
+    assert.ok(!(await textOf(page)).includes(stagingKey), 'the secret is gone from the page');
+  });
+
+  test('Clients: rotating shows the new key and a live 24-hour countdown on the old one, which keeps working; revoke is at once', async () => {
+    const before = (await api<{ items: Array<{ id: string; name: string }> }>('GET', '/api/keys')).items.find((k) => k.name === 'CI pipeline')!;
+    await page.getByRole('button', { name: 'Rotate CI pipeline' }).click();
+    await page.getByTestId('new-key').getByText('rotated: the old one keeps working for 24 hours').waitFor();
+    const fresh = (await page.getByTestId('new-key').getByLabel('The new key').innerText()).trim();
+    assert.notEqual(fresh, stagingKey);
+    const old = (await api<{ items: Array<{ id: string; expiresAt: string | null }> }>('GET', '/api/keys')).items.find((k) => k.id === before.id)!;
+    const left = Date.parse(old.expiresAt!) - Date.now();
+    assert.ok(left > 23.9 * 3600_000 && left <= 24 * 3600_000, `old key expires in ${left} ms`);
+    const countdown = page.getByTestId(`countdown-${before.id}`);
+    const t1 = await countdown.innerText();
+    assert.match(t1, /Works for 23:59:\d\d/);
+    await page.waitForFunction(([id, t]) => document.querySelector(`[data-testid="countdown-${id}"]`)?.textContent !== t, [before.id, await countdown.textContent()] as const);
+    await chat(stagingKey); // the old key still works during the overlap
+    await chat(fresh);
+    // Revoke the new key: asked first, then at once.
+    const rotated = (await api<{ items: Array<{ id: string; rotatedFromId: string | null }> }>('GET', '/api/keys')).items.find((k) => k.rotatedFromId === before.id)!;
+    await page.getByRole('button', { name: 'Revoke CI pipeline', exact: true }).click();
+    await page.getByRole('button', { name: 'Revoke at once: CI pipeline' }).click();
+    await page.locator(`tr[data-key-id="${rotated.id}"]`).getByText('Revoked').waitFor();
+    const r = (await api<{ items: Array<{ id: string; revokedAt: string | null }> }>('GET', '/api/keys')).items.find((k) => k.id === rotated.id)!;
+    assert.ok(r.revokedAt);
+    await assert.rejects(chat(fresh), (e: { status?: number }) => e.status === 401);
+    await checkA11y('developer-zone-rotated');
+  });
+
+  test('Tools: the catalogue of GET /api/tools, with snippets carrying this URL and the MCP server\'s own tools', async () => {
+    await page.getByRole('tab', { name: 'Clients' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForURL((u) => u.searchParams.get('tab') === 'tools');
+    await page.getByTestId('tools').waitFor();
+    const tools = await api<{ items: Array<{ id: string; name: string; available: boolean; mcpTools: Array<{ name: string }>; snippets: Array<{ content: string }> }> }>('GET', '/api/tools');
+    const mcp = tools.items.find((x) => x.id === 'mcp')!;
+    assert.deepEqual(mcp.mcpTools.map((x) => x.name).sort(), ['ask', 'recent_activity', 'savings', 'wallet']);
+    assert.ok(mcp.snippets.every((x) => x.content.includes(srv.services.publicUrl.replace(/\/+$/, ''))));
+    const text = await textOf(page);
+    for (const x of tools.items) assert.ok(text.includes(x.name), `${x.name} is listed`);
+    for (const n of ['ask', 'wallet', 'savings', 'recent_activity']) await page.getByRole('table', { name: 'MCP server tools' }).getByRole('cell', { name: n, exact: true }).waitFor();
+    const ext = tools.items.find((x) => x.id === 'browser-extension')!;
+    if (!ext.available) assert.match(text, /Browser extension[\s\S]*not built yet/);
+    await checkA11y('developer-zone-tools');
+  });
+
+  test('Model Marketplace: brands and prices of GET /api/models/catalogue, filterable, ids only on request', async () => {
+    await page.getByRole('tab', { name: 'Model Marketplace' }).click();
+    await page.getByTestId('models').waitFor();
+    const all = await api<{ models: Array<{ id: string; brand: string; modelClass: string; inputUsdPerMillionTokens: string }>; benchmarks: Array<{ brand: string }> }>('GET', '/api/models/catalogue');
+    assert.ok(all.models.length > 0);
+    assert.equal(await page.getByTestId('models').locator('tbody tr').count(), all.models.length);
+    assert.equal(await page.getByTestId('benchmarks').locator('tbody tr').count(), 5);
+    assertNoModelIds(await textOf(page), '/developer-zone marketplace');
+    await page.getByLabel('Class').selectOption('premium');
+    const premium = await api<{ models: Array<{ id: string; brand: string; modelClass: string; capabilities: string[]; inputUsdPerMillionTokens: string }> }>('GET', '/api/models/catalogue?modelClass=premium');
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="models"] tbody tr').length === n, premium.models.length);
+    const rows = await page.getByTestId('models').locator('tbody tr').allInnerTexts();
+    rows.forEach((r, i) => {
+      assert.match(r, /premium/);
+      assert.ok(r.includes(premium.models[i].brand) && r.includes(`$${premium.models[i].inputUsdPerMillionTokens}`), r);
+    });
+    await page.getByLabel('Capability').selectOption('vision');
+    const vision = await api<{ models: unknown[] }>('GET', '/api/models/catalogue?modelClass=premium&capability=vision');
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="models"] tbody tr').length === n, vision.models.length);
+    await page.getByLabel('Show model ids (for engineers)').check();
+    assert.ok((await textOf(page)).includes(premium.models.find((m) => m.capabilities.includes('vision'))!.id), 'ids appear on request');
+    await checkA11y('developer-zone-models');
+    const bad = await srv.api('GET', '/api/models/catalogue?modelClass=huge', { token: t.accessToken });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.success, false);
+  });
+});

@@ -56,3 +56,53 @@ export function publicCatalogue(
   }
   return { pricingVersion: book.version, brands: out };
 }
+
+/** Prices of one model or one brand's reference for a class, in micros and in USD per million tokens. */
+const prices = (x: { inputMicrosPerMTok: bigint; outputMicrosPerMTok: bigint }) => ({
+  inputMicrosPerMillionTokens: x.inputMicrosPerMTok.toString(),
+  outputMicrosPerMillionTokens: x.outputMicrosPerMTok.toString(),
+  inputUsdPerMillionTokens: formatMicrosAsUsd(x.inputMicrosPerMTok),
+  outputUsdPerMillionTokens: formatMicrosAsUsd(x.outputMicrosPerMTok),
+});
+
+/**
+ * The Model Marketplace (D13, GET /api/models/catalogue): every routable model (its provider is
+ * configured in this deployment) with class, capability tags, context window, regions and
+ * per-million-token prices, and every benchmark brand's reference prices per class (what savings
+ * are measured against). Filters narrow the models; the brands' references are always all there.
+ */
+export function marketplace(
+  brands: Readonly<Record<string, { key: string; name: string }>>,
+  routable: (provider: string) => boolean,
+  filter: { provider?: string; modelClass?: ModelClass; capability?: Capability } = {},
+  book: PriceBook = PRICE_BOOK,
+) {
+  const models = [];
+  const benchmarks = [];
+  for (const key of Object.keys(brands)) {
+    const list = book.providers[key];
+    if (!list) continue;
+    const references = (Object.keys(list.reference) as ModelClass[]).map((c) => {
+      const ref = list.models.find((x) => x.id === list.reference[c]);
+      return ref ? { modelClass: c, ...prices(ref) } : null;
+    });
+    benchmarks.push({ provider: key, brand: brands[key].name, routable: routable(key), references: references.filter((r) => r !== null) });
+    if (!routable(key) || (filter.provider && filter.provider !== key)) continue;
+    for (const x of list.models) {
+      if (filter.modelClass && x.modelClass !== filter.modelClass) continue;
+      if (filter.capability && !x.capabilities.includes(filter.capability)) continue;
+      models.push({
+        id: x.id,
+        provider: key,
+        brand: brands[key].name,
+        modelClass: x.modelClass,
+        capabilities: [...x.capabilities],
+        contextWindow: x.contextWindow,
+        maxOutputTokens: x.maxOutputTokens,
+        regions: [...x.regions],
+        ...prices(x),
+      });
+    }
+  }
+  return { pricingVersion: book.version, effectiveFrom: book.effectiveFrom, models, benchmarks };
+}

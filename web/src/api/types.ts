@@ -12,6 +12,8 @@ import type { invoice } from '../../../src/http/api/invoices/invoices.route.ts';
 import type { tenant } from '../../../src/http/api/tenant/schemas.ts';
 import type { loginResult } from '../../../src/http/api/auth/schemas.ts';
 import type { copyPasteAnswer } from '../../../src/http/api/copy-paste/schemas.ts';
+import type { catalogue, toolsList } from '../../../src/http/api/catalogue/schemas.ts';
+import type { keyRecord } from '../../../src/http/api/keys/keys.route.ts';
 
 type Versioned<T> = T & { insightsEngineVersion: string };
 export type Page<T> = { items: T[]; nextCursor: string | null };
@@ -34,3 +36,7 @@ export type Baseline = { providerKey: string | null; brand: string | null };
 export type Invoice = z.output<typeof invoice>;
 export type Tenant = z.output<typeof tenant>;
 export type CopyPasteAnswer = z.output<typeof copyPasteAnswer>;
+export type Catalogue = z.output<typeof catalogue>;
+export type ToolItem = z.output<typeof toolsList>['items'][number];
+export type KeyRecord = z.output<typeof keyRecord>;
+export type CreatedKey = { key: string; record: KeyRecord };
