@@ -8,6 +8,7 @@
 //
 // Knobs: BENCH_SHED_MAX (32), BENCH_SHED_CONCURRENCY (8,16,32,64,128,256), BENCH_SHED_MS (3000),
 // BENCH_SHED_UPSTREAM_MS (50). DATABASE_URL: use that PostgreSQL (else an embedded one, thrown away).
+// `npm run bench` runs this section last (BENCH_SHED=0 leaves it out), on its own PostgreSQL.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -133,9 +134,10 @@ export function shedMarkdown(rows: { max: number; points: Point[] }[]): string {
   return lines.join('\n');
 }
 
-async function main(): Promise<void> {
+/** The section's markdown; a database of its own on `serverUrl`'s PostgreSQL, or an embedded one. */
+export async function runShed(serverUrl: string | undefined = process.env.DATABASE_URL): Promise<string> {
   await buildServer();
-  let databaseUrl = process.env.DATABASE_URL;
+  let databaseUrl = serverUrl;
   let stopPg: (() => Promise<void>) | null = null;
   let dropDb: (() => Promise<void>) | null = null;
   const tmp = mkdtempSync(join(tmpdir(), 'sb-bench-shed-'));
@@ -210,13 +212,13 @@ async function main(): Promise<void> {
     if (dropDb) await dropDb().catch(() => {});
     rmSync(tmp, { recursive: true, force: true });
   }
-  const md = shedMarkdown(rows);
-  console.log(md);
-  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-  writeFileSync(join(ROOT, 'bench', 'results', 'shed-latest.md'), `${md}\n`);
+  return shedMarkdown(rows);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await main();
+  const md = await runShed();
+  console.log(md);
+  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+  writeFileSync(join(ROOT, 'bench', 'results', 'shed-latest.md'), `${md}\n`);
   process.exit(0);
 }
