@@ -6,7 +6,9 @@
 // not a timed test: it prints and writes bench/results/insights-<timestamp>.md.
 //
 // Knobs: BENCH_INSIGHTS_CALLS (1000000), BENCH_INSIGHTS_DAYS (90), BENCH_INSIGHTS_REQUESTS (60
-// per endpoint after 5 warm-up requests), DATABASE_URL (use that database instead of an embedded one).
+// per endpoint after 5 warm-up requests), DATABASE_URL (use that database instead of an embedded one),
+// BENCH_INSIGHTS_REUSE_EMAIL (with DATABASE_URL: measure the large customer an earlier run of this
+// bench seeded there, under that user, instead of seeding again; its rollup is brought up to date first).
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { createDb } from '../src/store/db.ts';
 import { freePort, startEmbeddedPostgres } from '../src/store/embedded.ts';
 import { seedLargeHistory } from '../scripts/seed-large.ts';
+import { rollUpLedger } from '../src/app/insights/rollups.repo.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const num = (name: string, d: number) => {
@@ -100,16 +103,28 @@ async function main() {
       const res = await fetch(serve.url + path, { method, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body ? JSON.stringify(body) : undefined });
       return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };
     };
-    const email = `large-${Date.now()}@example.test`;
+    const reuse = process.env.BENCH_INSIGHTS_REUSE_EMAIL;
+    const email = reuse ?? `large-${Date.now()}@example.test`;
     const password = 'a large customer with history';
-    const su = await api('POST', '/api/auth/signup', { email, password, name: 'Large customer', tenantName: 'Large customer' });
-    if (su.status !== 201) throw new Error(`signup: ${su.status} ${JSON.stringify(su.body)}`);
-    const userId = (su.body.data.user as { id: string }).id;
-
     const { db } = createDb(databaseUrl, 4);
-    const { tenant_id: tenantId } = await db.selectFrom('memberships').select('tenant_id').where('user_id', '=', userId).executeTakeFirstOrThrow();
-    log(`bench:insights: seeding ${CALLS.toLocaleString('en-US')} calls over ${DAYS} days`);
-    const seeded = await seedLargeHistory(db, Buffer.from(ledgerSecret, 'utf8'), { tenantId, calls: CALLS, days: DAYS, log });
+    let seeded: { entries: number; ms: number };
+    let tenantId: string;
+    if (reuse) {
+      const m = await db.selectFrom('memberships as m').innerJoin('users as u', 'u.id', 'm.user_id').select('m.tenant_id').where('u.email', '=', reuse).executeTakeFirstOrThrow();
+      tenantId = m.tenant_id;
+      const t0 = Date.now();
+      await rollUpLedger(db, tenantId);
+      const n = await db.selectFrom('ledger_entries').select((e) => e.fn.countAll<string>().as('n')).where('tenant_id', '=', tenantId).executeTakeFirstOrThrow();
+      seeded = { entries: Number(n.n), ms: Date.now() - t0 };
+      log(`bench:insights: reusing ${reuse}'s tenant; rollup brought up to date in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    } else {
+      const su = await api('POST', '/api/auth/signup', { email, password, name: 'Large customer', tenantName: 'Large customer' });
+      if (su.status !== 201) throw new Error(`signup: ${su.status} ${JSON.stringify(su.body)}`);
+      const userId = (su.body.data.user as { id: string }).id;
+      tenantId = (await db.selectFrom('memberships').select('tenant_id').where('user_id', '=', userId).executeTakeFirstOrThrow()).tenant_id;
+      log(`bench:insights: seeding ${CALLS.toLocaleString('en-US')} calls over ${DAYS} days`);
+      seeded = await seedLargeHistory(db, Buffer.from(ledgerSecret, 'utf8'), { tenantId, calls: CALLS, days: DAYS, log });
+    }
     const rows = await db.selectFrom('call_logs').select((e) => e.fn.countAll<string>().as('n')).where('tenant_id', '=', tenantId).executeTakeFirstOrThrow();
     await db.destroy();
     log(`bench:insights: seeded ${seeded.entries.toLocaleString('en-US')} ledger entries in ${(seeded.ms / 1000).toFixed(1)} s`);
