@@ -1,8 +1,8 @@
 // Every minute (and once when a worker starts): add new ledger entries to the insights' daily
-// rollups (app/insights/rollups.repo.ts). The insights stay exact between runs, reading whatever
+// rollups (app/money/ledger-rollups.repo.ts). The insights stay exact between runs, reading whatever
 // is above each tenant's watermark from the ledger itself; the job only keeps that part small.
 import type { JobModule } from './index.ts';
-import { rollUpLedger } from '../app/insights/rollups.repo.ts';
+import { rollUpLedger } from '../app/money/ledger-rollups.repo.ts';
 
 export const INSIGHTS_ROLLUP_QUEUE = 'insights.rollup';
 

@@ -463,11 +463,10 @@ export interface StoredResponsesTable {
   expires_at: Timestamp;
 }
 
-/** Daily ledger rollups for the insights (migration 025): one bucket per tenant, UTC day and project. */
-export interface InsightsLedgerDailyTable {
+/** Hourly ledger rollups for the insights (migrations 025, 025c): one bucket per tenant, UTC hour and project. */
+export interface InsightsLedgerHourlyTable {
   tenant_id: string;
-  /** 'YYYY-MM-DD' (pg date). */
-  day: ColumnType<string, string, string>;
+  hour: Timestamp;
   project_id: string;
   burn_micros: bigint;
   compared_burn_micros: bigint;
@@ -536,7 +535,7 @@ export interface DB {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
   digest_sends: DigestSendsTable;
-  insights_ledger_daily: InsightsLedgerDailyTable;
+  insights_ledger_hourly: InsightsLedgerHourlyTable;
   insights_rollup_state: InsightsRollupStateTable;
   insights_calls_daily: InsightsCallsDailyTable;
   insights_paths_daily: InsightsPathsDailyTable;

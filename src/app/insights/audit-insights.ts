@@ -4,7 +4,7 @@
 // routing moved, reservations the sweeper released, and the log of data exports.
 import { sql } from 'kysely';
 import type { Services } from '../shared/services.ts';
-import { callSums, liveAttemptCounts, pathSums } from './call-rollups.repo.ts';
+import { callSums, liveAttemptCounts, pathSums } from '../money/call-rollups.repo.ts';
 
 export const AUDIT_WINDOW_DAYS = 30;
 const CHANGE_LOG_ROWS = 50;

@@ -12,8 +12,8 @@ import type { Services } from '../shared/services.ts';
 import { BRANDS, isProviderKey } from '../../core/providers.ts';
 import { getWalletView } from '../money/wallet-view.ts';
 import { formatUsd2 } from '../../core/money.ts';
-import { ledgerSums } from './rollups.repo.ts';
-import { callSums } from './call-rollups.repo.ts';
+import { ledgerSums } from '../money/ledger-rollups.repo.ts';
+import { callSums } from '../money/call-rollups.repo.ts';
 
 const DAY = 86_400_000;
 export const SAVINGS_WINDOWS = [7, 30, 90] as const;
@@ -65,10 +65,12 @@ export async function savingsSeries(s: Services, tenantId: string, days: Savings
 
 export async function overview(s: Services, tenantId: string) {
   const now = s.clock.now();
-  const [wallet, bench, t30] = await Promise.all([
+  const [wallet, bench, t30, savingsChart, feed] = await Promise.all([
     getWalletView(s, tenantId),
     benchmarkOf(s, tenantId),
     burnTotals(s, tenantId, new Date(now.getTime() - 30 * DAY), new Date(now.getTime() + 1)),
+    savingsSeries(s, tenantId, 30),
+    activity(s, tenantId, { limit: ACTIVITY_FEED_SIZE, customer: true }),
   ]);
   const saved = t30.baseline - t30.actual;
   return {
@@ -81,8 +83,8 @@ export async function overview(s: Services, tenantId: string) {
     },
     benchmark: bench,
     equivalentLabel: equivalentLabel(bench),
-    savingsChart: await savingsSeries(s, tenantId, 30),
-    activity: await activity(s, tenantId, { limit: ACTIVITY_FEED_SIZE, customer: true }),
+    savingsChart,
+    activity: feed,
   };
 }
 

@@ -8,7 +8,7 @@
 // marked escalated (every attempt is debited and ledgered under its own call id, D5); movers = projects whose burn changed most. Task
 // families are not on ledger rows, so movers are projects until the call log is read here too.
 import type { Services } from '../shared/services.ts';
-import { ledgerSums } from './rollups.repo.ts';
+import { ledgerSums } from '../money/ledger-rollups.repo.ts';
 import { appError } from '../../core/errors.ts';
 import { addDays, addMonths, formatLocalDate, fromLocal, localDateOf, mondayOf, parseLocalDate } from '../../core/time/zoned.ts';
 

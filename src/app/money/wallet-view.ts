@@ -5,6 +5,7 @@ import type { Services } from '../shared/services.ts';
 import { appError } from '../../core/errors.ts';
 import { TOPUP_MAX_MICROS, formatUsd2 } from '../../core/money.ts';
 import { checkTopupAmount } from './topups.ts';
+import { ledgerSums } from './ledger-rollups.repo.ts';
 
 export interface WalletView {
   balanceMicros: bigint;
@@ -31,24 +32,19 @@ export async function getWalletView(s: Services, tenantId: string): Promise<Wall
     auto_topup_amount_micros: bigint | null;
     pm_processor: string | null;
     pm_label: string | null;
-    h24: bigint;
-    d7: bigint;
-    d30: bigint;
   }>`
     select w.balance_micros, w.reserved_micros, w.auto_topup_threshold_micros, w.auto_topup_amount_micros,
-           m.processor as pm_processor, m.label as pm_label, d.h24, d.d7, d.d30
+           m.processor as pm_processor, m.label as pm_label
       from wallets w
       left join payment_methods m on m.tenant_id = w.tenant_id
-      cross join lateral (
-        select coalesce(sum(-amount_micros) filter (where created_at > ${now}::timestamptz - interval '24 hours'), 0)::bigint as h24,
-               coalesce(sum(-amount_micros) filter (where created_at > ${now}::timestamptz - interval '7 days'), 0)::bigint as d7,
-               coalesce(sum(-amount_micros), 0)::bigint as d30
-          from ledger_entries
-         where tenant_id = w.tenant_id and event_type = 'AI_USAGE'
-           and created_at > ${now}::timestamptz - interval '30 days' and created_at <= ${now}::timestamptz) d
      where w.tenant_id = ${tenantId}`.execute(s.db);
-  const w = r.rows[0];
-  if (!w) throw appError('not_found', 'The tenant has no wallet');
+  // Debits in (now − 24 h, now], (now − 7 d, now] and (now − 30 d, now], through the hourly rollups.
+  const to = new Date(now.getTime() + 1);
+  const since = (ms: number) => new Date(now.getTime() - ms + 1);
+  const [h24, d7, d30] = await Promise.all([since(86_400_000), since(7 * 86_400_000), since(30 * 86_400_000)].map((from) => ledgerSums(s.db, tenantId, from, to)));
+  const row = r.rows[0];
+  if (!row) throw appError('not_found', 'The tenant has no wallet');
+  const w = { ...row, h24: h24![0]!.burn, d7: d7![0]!.burn, d30: d30![0]!.burn };
   // Runway in tenths of a day, in integers: balance × 7 × 10 ÷ 7-day burn. A count of days is not
   // money, so it leaves bigint only as the final ratio.
   const runwayTenths = w.d7 > 0n ? (w.balance_micros * 70n) / w.d7 : null;

@@ -22,6 +22,7 @@ import * as m017a from './017a-learning-role.ts';
 import * as m018 from './018-pending-email.ts';
 import * as m025 from './025-insights-rollups.ts';
 import * as m025b from './025b-insights-calls.ts';
+import * as m025c from './025c-insights-ledger-hourly.ts';
 import * as m020 from './020-advisory-imports.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
@@ -45,6 +46,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '018-pending-email': m018,
   '025-insights-rollups': m025,
   '025b-insights-calls': m025b,
+  '025c-insights-ledger-hourly': m025c,
   '020-advisory-imports': m020,
 };
 

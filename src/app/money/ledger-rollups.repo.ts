@@ -1,13 +1,14 @@
-// The ledger's daily rollups (migration 025) and the sums the insights read through them.
+// The ledger's hourly rollups (migrations 025, 025c) and the sums the insights and the wallet's
+// runway read through them.
 //
 // rollUpLedger adds each tenant's AI_USAGE entries above its watermark (insights_rollup_state.
-// last_seq) to their (UTC day, project) buckets, in one transaction that also moves the watermark,
+// last_seq) to their (UTC hour, project) buckets, in one transaction that also moves the watermark,
 // with the state row locked so two workers never add an entry twice. A tenant's sequence numbers
 // commit in order (the wallet row is locked from the sequence bump to the commit), so when the
 // wallet says ledger_seq = N, every entry up to N is visible.
 //
 // ledgerSums answers "what did [from, to) cost" exactly, whatever the rollup's progress: whole UTC
-// days inside the range come from the buckets, and the ledger itself supplies the partial days at
+// hours inside the range come from the buckets, and the ledger itself supplies the partial hours at
 // the range's edges and every entry above the watermark. With no rollup at all it is a plain scan.
 //
 // The sums (D7, D8a vocabulary at the edge): burn = Σ −amount; compared burn, baseline and actual
@@ -18,7 +19,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../../store/schema.ts';
 import { rollUpCalls } from './call-rollups.repo.ts';
 
-const DAY = 86_400_000;
+const HOUR = 3_600_000;
 /** Entries added per transaction: a backlog is worked off in bounded steps. */
 const CHUNK = 50_000n;
 
@@ -36,14 +37,13 @@ export type GroupBy = 'none' | 'day' | 'project';
 /** The bucket of entries without a project (none today: every AI_USAGE entry has one). */
 const NO_PROJECT = '00000000-0000-0000-0000-000000000000';
 
-const floorDay = (d: Date) => new Date(Math.floor(d.getTime() / DAY) * DAY);
-const ceilDay = (d: Date) => new Date(Math.ceil(d.getTime() / DAY) * DAY);
-const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+const floorHour = (d: Date) => new Date(Math.floor(d.getTime() / HOUR) * HOUR);
+const ceilHour = (d: Date) => new Date(Math.ceil(d.getTime() / HOUR) * HOUR);
 
 const rawKey = (g: GroupBy): RawBuilder<string> =>
   g === 'day' ? sql<string>`to_char(l.created_at at time zone 'UTC', 'YYYY-MM-DD')` : g === 'project' ? sql<string>`l.project_id::text` : sql<string>`''`;
 const bucketKey = (g: GroupBy): RawBuilder<string> =>
-  g === 'day' ? sql<string>`to_char(b.day, 'YYYY-MM-DD')` : g === 'project' ? sql<string>`nullif(b.project_id, ${NO_PROJECT}::uuid)::text` : sql<string>`''`;
+  g === 'day' ? sql<string>`to_char(b.hour at time zone 'UTC', 'YYYY-MM-DD')` : g === 'project' ? sql<string>`nullif(b.project_id, ${NO_PROJECT}::uuid)::text` : sql<string>`''`;
 
 const MONEY_SUMS = sql`
   coalesce(sum(-l.amount_micros), 0)::bigint as burn,
@@ -71,8 +71,8 @@ export async function ledgerSums(
   const from_ = withCalls ? sql`ledger_entries l left join call_logs c on c.id = l.call_id` : sql`ledger_entries l`;
   const state = await db.selectFrom('insights_rollup_state').select('last_seq').where('tenant_id', '=', tenantId).executeTakeFirst();
   const watermark = state?.last_seq ?? 0n;
-  const a = ceilDay(from);
-  const b = floorDay(to);
+  const a = ceilHour(from);
+  const b = floorHour(to);
   const useBuckets = watermark > 0n && a < b;
   const parts: RawBuilder<unknown>[] = [];
   if (useBuckets) {
@@ -80,8 +80,8 @@ export async function ledgerSums(
       select ${bucketKey(groupBy)} as key, sum(b.burn_micros)::bigint as burn, sum(b.compared_burn_micros)::bigint as compared,
              sum(b.baseline_micros)::bigint as baseline, sum(b.actual_micros)::bigint as actual, ${withCalls ? sql`sum(b.calls)::bigint` : sql`0::bigint`} as calls,
              ${withCalls ? sql`sum(b.escalations)::bigint` : sql`0::bigint`} as escalations
-        from insights_ledger_daily b
-       where b.tenant_id = ${tenantId} and b.day >= ${isoDay(a)}::date and b.day < ${isoDay(b)}::date
+        from insights_ledger_hourly b
+       where b.tenant_id = ${tenantId} and b.hour >= ${a} and b.hour < ${b}
        group by 1`);
     // The partial days at both edges, for entries already in the buckets of those days.
     parts.push(sql`
@@ -146,12 +146,12 @@ async function rollUpChunk(db: Kysely<DB>, tenantId: string, upTo: bigint): Prom
     const to = from + CHUNK < upTo ? from + CHUNK : upTo;
     const r = await sql<{ n: bigint }>`
       with added as (
-        insert into insights_ledger_daily as b (tenant_id, day, project_id, burn_micros, compared_burn_micros, baseline_micros, actual_micros, calls, escalations)
-        select ${tenantId}::uuid, (l.created_at at time zone 'UTC')::date, coalesce(l.project_id, ${NO_PROJECT}::uuid), ${RAW_SUMS}
+        insert into insights_ledger_hourly as b (tenant_id, hour, project_id, burn_micros, compared_burn_micros, baseline_micros, actual_micros, calls, escalations)
+        select ${tenantId}::uuid, (date_trunc('hour', l.created_at at time zone 'UTC') at time zone 'UTC'), coalesce(l.project_id, ${NO_PROJECT}::uuid), ${RAW_SUMS}
           from ledger_entries l left join call_logs c on c.id = l.call_id
          where l.tenant_id = ${tenantId} and l.seq > ${from} and l.seq <= ${to} and l.event_type = 'AI_USAGE'
          group by 2, 3
-        on conflict (tenant_id, day, project_id) do update set
+        on conflict (tenant_id, hour, project_id) do update set
           burn_micros = b.burn_micros + excluded.burn_micros,
           compared_burn_micros = b.compared_burn_micros + excluded.compared_burn_micros,
           baseline_micros = b.baseline_micros + excluded.baseline_micros,

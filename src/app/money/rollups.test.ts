@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { startTestServer, tenantWithKey, type TestServer } from '../../../test/harness.ts';
 import { seedLargeHistory } from '../../../scripts/seed-large.ts';
-import { ledgerSums, rollUpLedger, type GroupBy } from './rollups.repo.ts';
+import { ledgerSums, rollUpLedger, type GroupBy } from './ledger-rollups.repo.ts';
 import { callSums, pathSums } from './call-rollups.repo.ts';
-import { verifyLedger } from '../money/ledger-view.ts';
+import { verifyLedger } from './ledger-view.ts';
 
 let srv: TestServer;
 let t: Awaited<ReturnType<typeof tenantWithKey>>;
@@ -73,8 +73,8 @@ describe('insights rollups', () => {
     const st = await srv.services.db.selectFrom('insights_rollup_state').select('last_seq').where('tenant_id', '=', t.tenantId).executeTakeFirstOrThrow();
     const w = await srv.services.db.selectFrom('wallets').select('ledger_seq').where('tenant_id', '=', t.tenantId).executeTakeFirstOrThrow();
     assert.equal(st.last_seq, w.ledger_seq);
-    const buckets = await sql<{ n: number }>`select count(*)::int as n from insights_ledger_daily where tenant_id = ${t.tenantId}`.execute(srv.services.db);
-    assert.ok(buckets.rows[0]!.n >= 10, 'a bucket per day and project');
+    const buckets = await sql<{ n: number }>`select count(*)::int as n from insights_ledger_hourly where tenant_id = ${t.tenantId}`.execute(srv.services.db);
+    assert.ok(buckets.rows[0]!.n >= 200, 'a bucket per hour and project');
   });
 
   test('with entries above the watermark, every range and grouping equals the plain scan', async () => {
