@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { createDb } from '../src/store/db.ts';
 import { freePort, startEmbeddedPostgres } from '../src/store/embedded.ts';
 import { seedLargeHistory } from '../scripts/seed-large.ts';
-import { rollUpLedger } from '../src/app/insights/rollups.repo.ts';
+import { rollUpLedger } from '../src/app/money/ledger-rollups.repo.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const num = (name: string, d: number) => {

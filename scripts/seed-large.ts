@@ -18,7 +18,7 @@ import { allModels, savings, type PricedModel } from '../src/core/pricing/index.
 import { COMPLEXITIES, TASK_FAMILIES } from '../src/core/routing/vocabulary.ts';
 import { ROUTING_TABLE_VERSION } from '../src/core/routing/routing-table.ts';
 import type { ProviderKey } from '../src/core/providers.ts';
-import { rollUpLedger } from '../src/app/insights/rollups.repo.ts';
+import { rollUpLedger } from '../src/app/money/ledger-rollups.repo.ts';
 
 const DAY = 86_400_000;
 const BATCH = 5_000;
