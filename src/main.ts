@@ -9,9 +9,6 @@
 //   advisory `advisory <file>` uploads a call history and prints what routing would have saved (D14)
 //   bridge   the desktop bridge (D14): device sign-in, desktop notifications of the user's alerts
 import { ConfigError, loadConfig, loadConnectorConfig, type Config } from './config.ts';
-import { mcpCommand } from './connectors/mcp/index.ts';
-import { bridgeCommand } from './connectors/bridge/index.ts';
-import { advisoryCommand } from './connectors/advisory/index.ts';
 import { startRuntime } from './runtime/runtime.ts';
 import { ensureDemo } from './runtime/demo.ts';
 import { ensurePlatformAdmin, grantPlatformAdmin } from './app/identity/platform-admin.ts';
@@ -37,9 +34,11 @@ const started = () => {
 async function main(cmd: string): Promise<void> {
   let cfg: Config;
   try {
-    if (cmd === 'mcp') return await mcpCommand(loadConnectorConfig());
-    if (cmd === 'bridge') return await bridgeCommand(loadConnectorConfig(), process.argv[3]);
-    if (cmd === 'advisory') return await advisoryCommand(loadConnectorConfig(), process.argv.slice(3));
+    // Each command loads only what it runs: the MCP SDK and the bridge stay out of a serving
+    // process's memory (docs/performance.md, D16 RSS).
+    if (cmd === 'mcp') return await (await import('./connectors/mcp/index.ts')).mcpCommand(loadConnectorConfig());
+    if (cmd === 'bridge') return await (await import('./connectors/bridge/index.ts')).bridgeCommand(loadConnectorConfig(), process.argv[3]);
+    if (cmd === 'advisory') return await (await import('./connectors/advisory/index.ts')).advisoryCommand(loadConnectorConfig(), process.argv.slice(3));
     cfg = loadConfig();
   } catch (e) {
     if (e instanceof ConfigError) {

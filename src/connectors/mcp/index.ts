@@ -2,7 +2,6 @@
 // speaks MCP at all, so a bad key is reported at start-up on stderr with a non-zero exit instead
 // of as a failure of the first tool call. stdout carries protocol messages only: anything else
 // written there would corrupt the client's JSON-RPC stream.
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createMcpServer } from './server.ts';
 import { ServiceClient, ServiceError, type Channel, type Credentials } from './service-client.ts';
 
@@ -27,11 +26,12 @@ export async function serveMcp(o: McpOptions): Promise<{ close(): Promise<void> 
   const client = new ServiceClient(o.baseUrl, o.creds, o.channel);
   const who = await client.hello();
   o.log(`switchboard mcp: connected to ${o.baseUrl} as project "${who.projectName}" (${who.environment}) of ${who.tenantName}`);
-  const server = createMcpServer(client, MCP_VERSION);
+  const server = await createMcpServer(client, MCP_VERSION);
   const beat = setInterval(() => {
     client.hello().catch((e) => o.log(`switchboard mcp: heartbeat failed: ${e instanceof Error ? e.message : e}`));
   }, HEARTBEAT_MS);
   beat.unref();
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
   await server.connect(new StdioServerTransport());
   return {
     async close() {

@@ -2,7 +2,7 @@
 // a description a model can act on, and a structured result (outputSchema + structuredContent)
 // beside a short text for clients that only read text. Service failures are tool errors whose
 // text says what to do (ServiceError); nothing here ever writes to stdout but the SDK's transport.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ServiceClient } from './service-client.ts';
 
@@ -61,7 +61,10 @@ const activityOutput = {
     .describe('newest first'),
 };
 
-export function createMcpServer(client: ServiceClient, version: string): McpServer {
+export async function createMcpServer(client: ServiceClient, version: string): Promise<McpServer> {
+  // The SDK is loaded when an MCP server is made, not by every process that bundles this file
+  // (a serving `start` never runs one: megabytes of memory saved, docs/performance.md).
+  const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
   const server = new McpServer({ name: 'switchboard', title: 'Switchboard', version }, { instructions: 'Switchboard routes each prompt to the cheapest model class that meets the project quality floor, bills a prepaid wallet and records every call in a tamper-evident ledger. Use `ask` for model calls; `wallet`, `savings` and `recent_activity` report on the account.' });
 
   server.registerTool(

@@ -1,6 +1,5 @@
 // One invoice per top-up, rendered on request from the invoice row with pdfkit. Content streams
 // are left uncompressed: the documents are tiny, and plain streams stay greppable and diffable.
-import PDFDocument from 'pdfkit';
 import { formatMicrosAsUsd } from '../../core/pricing/cost.ts';
 import { formatUsd2 } from '../../core/money.ts';
 
@@ -15,7 +14,10 @@ export interface InvoiceDocument {
   paymentRef: string | null;
 }
 
-export function renderInvoicePdf(inv: InvoiceDocument): Promise<Buffer> {
+export async function renderInvoicePdf(inv: InvoiceDocument): Promise<Buffer> {
+  // Loaded on the first invoice, not at start-up: pdfkit and its font tables are megabytes of
+  // memory that a serving process needs only when someone downloads an invoice.
+  const { default: PDFDocument } = await import('pdfkit');
   const usd = formatUsd2(inv.amountMicros);
   const doc = new PDFDocument({
     size: 'A4',
