@@ -12,6 +12,7 @@ export const APP_ROUTES = [
   '/settings/ledger',
   '/device',
   '/copy-paste',
+  '/advisory',
   '/smartone',
   '/developer-zone',
   '/admin/learning',

@@ -26,6 +26,7 @@ export const SCREENS: Screen[] = [
   { path: '/smartone', title: 'SmartOne', area: 'app', nav: true, component: lazy(() => import('./screens/smartone/SmartonePage.tsx')) },
   { path: '/developer-zone', title: 'Developer zone', area: 'app', nav: true, component: lazy(() => import('./screens/developer-zone/DeveloperZonePage.tsx')) },
   { path: '/copy-paste', title: 'Copy-paste', area: 'app', nav: true, component: lazy(() => import('./screens/copy-paste/CopyPastePage.tsx')) },
+  { path: '/advisory', title: 'Advisory', area: 'app', nav: true, component: lazy(() => import('./screens/advisory/AdvisoryPage.tsx')) },
   { path: '/admin/learning/budget', title: 'Learning-plane budget', area: 'app', component: lazy(() => import('./screens/admin-learning-budget/AdminLearningBudgetPage.tsx')) },
   { path: '/admin/webhooks', title: 'Webhook deliveries', area: 'app', adminNav: true, component: lazy(() => import('./screens/admin-webhooks/AdminWebhooksPage.tsx')) },
   { path: '/device', title: 'Sign in a device', area: 'app', component: lazy(() => import('./screens/device/DevicePage.tsx')) },

@@ -70,3 +70,13 @@ export async function download(path: string, filename: string) {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/** Upload a file as the raw request body (advisory imports): the browser streams it from disk. */
+export async function uploadFile<T>(path: string, file: File, contentType: string): Promise<T> {
+  const put = (token: string | null) =>
+    fetch(path, { method: 'POST', headers: { accept: 'application/json', 'content-type': contentType, ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: file, credentials: 'same-origin' });
+  let res = await put(getAccessToken());
+  if (res.status === 401 && (await refresh())) res = await put(getAccessToken());
+  if (!res.ok) throw await toApiError(res);
+  return ((await res.json()) as { data: T }).data;
+}

@@ -14,6 +14,7 @@ import type { loginResult } from '../../../src/http/api/auth/schemas.ts';
 import type { copyPasteAnswer } from '../../../src/http/api/copy-paste/schemas.ts';
 import type { catalogue, toolsList } from '../../../src/http/api/catalogue/schemas.ts';
 import type { keyRecord } from '../../../src/http/api/keys/keys.route.ts';
+import type { importSummary, report as advisoryReport } from '../../../src/http/api/advisory/schemas.ts';
 
 type Versioned<T> = T & { insightsEngineVersion: string };
 export type Page<T> = { items: T[]; nextCursor: string | null };
@@ -40,3 +41,5 @@ export type Catalogue = z.output<typeof catalogue>;
 export type ToolItem = z.output<typeof toolsList>['items'][number];
 export type KeyRecord = z.output<typeof keyRecord>;
 export type CreatedKey = { key: string; record: KeyRecord };
+export type AdvisoryImport = z.output<typeof importSummary>;
+export type AdvisoryReport = z.output<typeof advisoryReport>;

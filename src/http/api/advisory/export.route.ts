@@ -4,7 +4,7 @@
 import { Readable } from 'node:stream';
 import { allRows, findImport, type RowView } from '../../../app/connectors/advisory-report.ts';
 import { idParams, type RouteModule } from '../common.ts';
-import { requireUserOrKey, tenantOf, visible } from './schemas.ts';
+import { requireUserOrKey, tenantOf, visible } from './access.ts';
 
 /** RFC 4180 quoting; a leading = + - @ is neutralised so spreadsheets never run it as a formula. */
 function csvField(v: string | number | null): string {

@@ -11,7 +11,8 @@ import { listImportSummaries, summaryOf } from '../../../app/connectors/advisory
 import { listImports } from '../../../app/connectors/advisory.repo.ts';
 import { appError } from '../../../core/errors.ts';
 import { envelope, ok, type App, type RouteModule } from '../common.ts';
-import { importSummary, requireUserOrKey, tenantOf, uploaderOf } from './schemas.ts';
+import { importSummary } from './schemas.ts';
+import { requireUserOrKey, tenantOf, uploaderOf } from './access.ts';
 
 const uploadQuery = z.strictObject({
   format: z.enum(['ndjson', 'csv']).optional(),

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { findImport, importReport } from '../../../app/connectors/advisory-report.ts';
 import { withVersion } from '../insights/schemas.ts';
 import { envelope, idParams, ok, type RouteModule } from '../common.ts';
-import { report, requireUserOrKey, tenantOf, visible } from './schemas.ts';
+import { report } from './schemas.ts';
+import { requireUserOrKey, tenantOf, visible } from './access.ts';
 
 const query = z.strictObject({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
