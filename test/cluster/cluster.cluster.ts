@@ -241,8 +241,9 @@ describe('the D17 topology on loopback', { timeout: 600_000 }, () => {
   });
 
   test('PostgreSQL restarted under load: native 503s while it is down, replicas recover without a restart, nothing lost', { timeout: 180_000 }, async () => {
-    // Six tenants and paced clients: the load stays well inside each tenant's rate limits.
-    const tenants = await Promise.all(['a', 'b', 'c', 'd', 'e', 'f'].map((x) => newTenant(cluster.url, db, `pg-${x}`)));
+    // Twelve tenants and paced clients (a failed call waits longer): however long the outage and
+    // the recovery take on a busy machine, the load stays inside every tenant's rate limits.
+    const tenants = await Promise.all(Array.from({ length: 12 }, (_, x) => newTenant(cluster.url, db, `pg-${x}`)));
     const pids = cluster.replicas.map((r) => r.child!.pid);
     const outs: Array<Outcome & { at: number; tenant: number }> = [];
     let phase: 'before' | 'down' | 'after' = 'before';
@@ -254,7 +255,7 @@ describe('the D17 topology on loopback', { timeout: 600_000 }, () => {
         const ti = i % tenants.length;
         const o = await call(cluster.url, tenants[ti]!.key, SHAPES[i % 3]!, Math.floor(i / 3) % 2 === 1, `Give one tip about sleep, call ${i}.`);
         outs.push({ ...o, at: Date.now(), tenant: ti, phase } as Outcome & { at: number; tenant: number });
-        await sleep(150);
+        await sleep(o.ok ? 150 : 500);
       }
     };
     const load = Promise.all([worker(), worker(), worker()]);
@@ -266,10 +267,10 @@ describe('the D17 topology on loopback', { timeout: 600_000 }, () => {
     await cluster.postgres.start();
     const upAt = Date.now();
     phase = 'after';
-    // Until every shape has answered again, plain and streamed, twice in a row.
+    // Until nine calls in a row (every shape, plain and streamed) have been answered again.
     await waitUntil('calls to succeed again after the restart', async () => {
-      const recent = outs.filter((o) => o.at > upAt).slice(-12);
-      return recent.length === 12 && recent.every((o) => o.ok);
+      const recent = outs.filter((o) => o.at > upAt).slice(-9);
+      return recent.length === 9 && recent.every((o) => o.ok);
     }, 60_000).catch((e) => {
       stop = true;
       throw new Error(`${e.message}: ${outs.filter((o) => o.at > upAt).slice(-12).map(describeOutcome).join('; ')}`);
