@@ -16,6 +16,7 @@ import type {
   ToolDef,
   Usage,
 } from '../core/canonical/types.ts';
+import { createHash } from 'node:crypto';
 import { proseIn, requestedLanguage, topicWords } from './languages.ts';
 
 export const BAD_ANSWERS = ['empty', 'refusal', 'truncated', 'bad_json', 'wrong_language', 'hallucination'] as const;
@@ -311,9 +312,28 @@ export interface SimAnswer {
   finishReason: FinishReason;
   stopSequence?: string;
   usage: Usage;
+  /** Thinking, when the request asked for it: `text` is '' when only its tokens are reported. */
+  reasoning?: { text: string; signature: string };
 }
 
+/**
+ * The answer, thinking first when the request asks for it (D19, issue 23 item 6): a short,
+ * deterministic train of thought with an opaque signature, its tokens added to the output (as
+ * every vendor bills them) and reported apart as reasoning tokens.
+ */
 export function simulateAnswer(req: CanonicalRequest, responseId: string, bad?: BadAnswer): SimAnswer {
+  const a = answerOf(req, responseId, bad);
+  if (!req.reasoning) return a;
+  const topic = lastUserText(req).trim().split(/\s+/).slice(0, 12).join(' ');
+  const thought = `The request is: "${topic}". ${a.content.some((p) => p.type === 'tool_call') ? 'A tool can answer this, so I will call it.' : 'I can answer this directly; I will keep it accurate and to the point.'}`;
+  const tokens = tokensOf(thought.length);
+  a.usage = { ...a.usage, outputTokens: a.usage.outputTokens + tokens, reasoningTokens: tokens };
+  const signature = createHash('sha256').update(thought).digest('base64');
+  a.reasoning = { text: req.reasoning.visible ? thought : '', signature };
+  return a;
+}
+
+function answerOf(req: CanonicalRequest, responseId: string, bad?: BadAnswer): SimAnswer {
   const inputTokens = countInputTokens(req);
   const prompt = lastUserText(req);
   const done = (text: string, finishReason: FinishReason = 'stop', stopSequence?: string): SimAnswer => {
@@ -400,6 +420,7 @@ function capped(req: CanonicalRequest, text: string, inputTokens: number): SimAn
 export function toResponse(a: SimAnswer, id: string, model: string): CanonicalResponse {
   const res: CanonicalResponse = { id, model, content: a.content, finishReason: a.finishReason, usage: a.usage };
   if (a.stopSequence !== undefined) res.stopSequence = a.stopSequence;
+  if (a.reasoning) res.reasoning = a.reasoning;
   return res;
 }
 
@@ -424,7 +445,15 @@ export function splitDeltas(text: string): string[] {
 /** The answer as canonical stream events, the order a real model streams it. */
 export function answerEvents(a: SimAnswer, id: string, model: string): StreamEvent[] {
   const evs: StreamEvent[] = [{ type: 'start', id, model, inputTokens: a.usage.inputTokens }];
-  a.content.forEach((p: ContentPart, index) => {
+  // Thinking is the first block; the answer's blocks follow it.
+  const first = a.reasoning ? 1 : 0;
+  if (a.reasoning) {
+    for (const text of splitDeltas(a.reasoning.text)) evs.push({ type: 'reasoning_delta', index: 0, text });
+    evs.push({ type: 'reasoning_signature', index: 0, signature: a.reasoning.signature });
+    evs.push({ type: 'block_end', index: 0 });
+  }
+  a.content.forEach((p: ContentPart, i) => {
+    const index = i + first;
     if (p.type === 'text') {
       for (const text of splitDeltas(p.text)) evs.push({ type: 'text_delta', index, text });
     } else if (p.type === 'tool_call') {

@@ -59,6 +59,12 @@ export interface CanonicalRequest {
   stream: boolean;
   /** OpenAI `stream_options.include_usage`: the client wants the final usage chunk. */
   includeUsage?: boolean;
+  /**
+   * The client asked for thinking / reasoning (Anthropic `thinking`, `reasoning_effort`, Responses
+   * `reasoning`, Gemini `thinkingConfig`); `visible`: it wants the text (or a summary) back, not
+   * only the token count.
+   */
+  reasoning?: { visible: boolean };
   /** Choices asked for (`n`, `candidateCount`) when more than one: only a pass-through sends them
    * upstream, and its reservation covers every one. */
   candidates?: number;
@@ -75,6 +81,8 @@ export interface Usage {
   outputTokens: number;
   /** The part of `inputTokens` served from the provider's prompt cache, when reported. */
   cachedInputTokens?: number;
+  /** The part of `outputTokens` spent thinking, when reported. */
+  reasoningTokens?: number;
 }
 
 export interface CanonicalResponse {
@@ -87,6 +95,8 @@ export interface CanonicalResponse {
   /** The stop sequence that ended the answer, when the provider says which one. */
   stopSequence?: string;
   usage: Usage;
+  /** The model's thinking, when it was asked for and shown (its tokens are in usage.outputTokens). */
+  reasoning?: { text: string; signature?: string };
 }
 
 /**
@@ -99,6 +109,10 @@ export type StreamEvent =
   | { type: 'text_delta'; index: number; text: string }
   | { type: 'tool_call_start'; index: number; id: string; name: string }
   | { type: 'tool_call_delta'; index: number; argumentsDelta: string }
+  /** Thinking text of the block at `index` (before the answer's blocks). */
+  | { type: 'reasoning_delta'; index: number; text: string }
+  /** The opaque signature that closes a thinking block (Anthropic's signature_delta). */
+  | { type: 'reasoning_signature'; index: number; signature: string }
   | { type: 'block_end'; index: number }
   | { type: 'finish'; finishReason: FinishReason; usage?: Usage; stopSequence?: string }
   /** A failure after the stream began; `status`/`code` pick the vendor error type when known. */

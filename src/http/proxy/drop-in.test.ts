@@ -50,7 +50,11 @@ describe("Claude Code's request shape", () => {
         const text = await res.text();
         assert.equal(res.status, 200, text);
         if (stream) assert.match(text, /"type":"text_delta","text":"Here is a simulated [\s\S]*event: message_stop/);
-        else assert.match((JSON.parse(text) as { content: Array<{ text: string }> }).content[0].text, /^Here is a simulated answer to "Say hello in five words"/);
+        else {
+          // Thinking was asked for (adaptive): the answer's text block follows the thinking block.
+          const blocks = (JSON.parse(text) as { content: Array<{ type: string; text: string }> }).content;
+          assert.match(blocks.find((b) => b.type === 'text')!.text, /^Here is a simulated answer to "Say hello in five words"/);
+        }
       }
     });
   }

@@ -90,6 +90,9 @@ function parse(b: Obj): CanonicalRequest {
   const system = [systemText(b.system, 'system'), ...lateSystem].filter((t) => t !== undefined && t !== '');
   if (system.length > 0) req.system = system.join('\n\n');
 
+  const thinking = optObj(b.thinking, 'thinking');
+  if (thinking && (thinking.type === 'enabled' || thinking.type === 'adaptive')) req.reasoning = { visible: true };
+
   const tools = optArr(b.tools, 'tools');
   // Tools the vendor runs itself (server tools) have no equivalent elsewhere: dropped (D19).
   const defs = (tools ?? []).flatMap((t, i) => toolDef(t, `tools[${i}]`) ?? []);

@@ -75,6 +75,7 @@ export function usageFromWire(v: unknown): Usage | undefined {
 
 export function renderResponse(res: CanonicalResponse, req: CanonicalRequest): Record<string, unknown> {
   const content: Obj[] = [];
+  if (res.reasoning) content.push({ type: 'thinking', thinking: res.reasoning.text, signature: res.reasoning.signature ?? '' });
   for (const p of res.content) {
     if (p.type === 'text') {
       if (p.text !== '') content.push({ type: 'text', text: p.text });

@@ -14,7 +14,7 @@ import { ID_PREFIX, inputFromWire, stopReasonFromWire, stopReasonToWire, usageTo
 
 interface Block {
   wire: number;
-  kind: 'text' | 'tool';
+  kind: 'text' | 'tool' | 'thinking';
   open: boolean;
 }
 
@@ -78,6 +78,16 @@ export function createStreamEncoder(req: CanonicalRequest): StreamEncoder {
             b = blocks.get(e.index)!;
           }
           return out + ev('content_block_delta', { index: b.wire, delta: { type: 'text_delta', text: e.text } });
+        }
+        case 'reasoning_delta':
+        case 'reasoning_signature': {
+          let b = blocks.get(e.index);
+          if (!b) {
+            out += open(e.index, 'thinking', { type: 'thinking', thinking: '', signature: '' });
+            b = blocks.get(e.index)!;
+          }
+          const delta = e.type === 'reasoning_delta' ? { type: 'thinking_delta', thinking: e.text } : { type: 'signature_delta', signature: e.signature };
+          return out + ev('content_block_delta', { index: b.wire, delta });
         }
         case 'tool_call_start':
           if (blocks.has(e.index)) return out;

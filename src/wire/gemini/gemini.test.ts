@@ -73,7 +73,7 @@ describe('generateContent stream decoder', () => {
       { type: 'tool_call_start', index: 1, id: start.id, name: 'f' },
       { type: 'tool_call_delta', index: 1, argumentsDelta: '{"x":1}' },
       { type: 'block_end', index: 1 },
-      { type: 'finish', finishReason: 'tool_calls', usage: { inputTokens: 4, outputTokens: 12 } },
+      { type: 'finish', finishReason: 'tool_calls', usage: { inputTokens: 4, outputTokens: 12, reasoningTokens: 7 } },
     ]);
   });
 

@@ -231,6 +231,12 @@ function generationConfig(gc: Obj, req: CanonicalRequest): void {
   const topP = optNum(field(gc, 'topP'), 'generationConfig.topP', { min: 0, max: 1 });
   if (topP !== undefined) req.topP = topP;
   optNum(field(gc, 'topK'), 'generationConfig.topK', { min: 0 });
+  const thinking = optObj(field(gc, 'thinkingConfig'), 'generationConfig.thinkingConfig');
+  if (thinking) {
+    const budget = field(thinking, 'thinkingBudget');
+    if (field(thinking, 'includeThoughts') === true) req.reasoning = { visible: true };
+    else if ((typeof budget === 'number' && budget !== 0) || field(thinking, 'thinkingLevel') !== undefined) req.reasoning = { visible: false };
+  }
   const cc = optNum(field(gc, 'candidateCount'), 'generationConfig.candidateCount', { int: true, min: 1 });
   if (cc !== undefined && cc > 1) req.candidates = cc;
   const stop = optArr(field(gc, 'stopSequences'), 'generationConfig.stopSequences');

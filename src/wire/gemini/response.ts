@@ -41,12 +41,15 @@ export function finishFromWire(v: unknown, hasToolCall: boolean): FinishReason {
 export const responseId = (id: string): string => id.replace(/^[A-Za-z]+[-_]/, '') || id;
 
 export function usageToWire(u: Usage): Obj {
+  // This wire counts thinking apart from the candidates (both billed as output).
+  const thoughts = u.reasoningTokens ?? 0;
   const out: Obj = {
     promptTokenCount: u.inputTokens,
-    candidatesTokenCount: u.outputTokens,
+    candidatesTokenCount: u.outputTokens - thoughts,
     totalTokenCount: u.inputTokens + u.outputTokens,
     promptTokensDetails: [{ modality: 'TEXT', tokenCount: u.inputTokens }],
   };
+  if (thoughts > 0) out.thoughtsTokenCount = thoughts;
   if (u.cachedInputTokens) out.cachedContentTokenCount = u.cachedInputTokens;
   return out;
 }
@@ -60,6 +63,7 @@ export function usageFromWire(v: unknown): Usage | undefined {
     outputTokens: count(v.candidatesTokenCount) + count(v.thoughtsTokenCount),
   };
   if (count(v.cachedContentTokenCount) > 0) u.cachedInputTokens = count(v.cachedContentTokenCount);
+  if (count(v.thoughtsTokenCount) > 0) u.reasoningTokens = count(v.thoughtsTokenCount);
   return u;
 }
 
@@ -77,7 +81,7 @@ export function renderResponse(res: CanonicalResponse, req: CanonicalRequest): R
   return {
     candidates: [
       {
-        content: { parts: renderParts(res.content), role: 'model' },
+        content: { parts: res.reasoning && res.reasoning.text !== '' ? [{ text: res.reasoning.text, thought: true }, ...renderParts(res.content)] : renderParts(res.content), role: 'model' },
         finishReason: finishToWire(res.finishReason),
         index: 0,
       },

@@ -51,6 +51,10 @@ export function createStreamEncoder(req: CanonicalRequest): StreamEncoder {
           return '';
         case 'text_delta':
           return ev.text === '' ? '' : chunk([{ text: ev.text }]);
+        case 'reasoning_delta':
+          return ev.text === '' ? '' : chunk([{ text: ev.text, thought: true }]);
+        case 'reasoning_signature':
+          return '';
         case 'tool_call_start':
           if (!calls.has(ev.index)) calls.set(ev.index, { id: ev.id, name: ev.name, args: '' });
           return '';

@@ -93,6 +93,9 @@ function parse(b: Obj): CanonicalRequest {
   };
   if (system.length > 0) req.system = system.join('\n\n');
   if (n !== undefined && n > 1) req.candidates = n;
+  // Reasoning models think before answering; this wire reports only the tokens spent.
+  const effort = optStr(b.reasoning_effort, 'reasoning_effort');
+  if (effort !== undefined && effort !== 'none') req.reasoning = { visible: false };
 
   const tools = optArr(b.tools, 'tools');
   // Tools the vendor runs itself (server tools) have no equivalent elsewhere: dropped (D19).

@@ -53,7 +53,7 @@ export function usageToWire(u: Usage): Obj {
     total_tokens: u.inputTokens + u.outputTokens,
     prompt_tokens_details: { cached_tokens: u.cachedInputTokens ?? 0, audio_tokens: 0 },
     completion_tokens_details: {
-      reasoning_tokens: 0,
+      reasoning_tokens: u.reasoningTokens ?? 0,
       audio_tokens: 0,
       accepted_prediction_tokens: 0,
       rejected_prediction_tokens: 0,

@@ -78,6 +78,9 @@ export function createStreamEncoder(req: CanonicalRequest): StreamEncoder {
           return out + chunk({ tool_calls: [{ index: ti, function: { arguments: ev.argumentsDelta } }] });
         }
         case 'block_end':
+        case 'reasoning_delta':
+        case 'reasoning_signature':
+          // This wire shows no thinking, only its token count in the usage.
           return out;
         case 'finish': {
           ended = true;

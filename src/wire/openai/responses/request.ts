@@ -114,6 +114,8 @@ function parse(b: Obj, ctx?: ParseContext): CanonicalRequest {
 
   const req: CanonicalRequest = { shape: 'openai', model, messages, stream: optBool(b.stream, 'stream') ?? false };
   if (system.length > 0) req.system = system.join('\n\n');
+  const reasoning = optObj(b.reasoning, 'reasoning');
+  if (reasoning && reasoning.effort !== 'none') req.reasoning = { visible: typeof reasoning.summary === 'string' };
   const maxTokens = optNum(b.max_output_tokens, 'max_output_tokens', { int: true, min: 1 });
   if (maxTokens !== undefined) req.maxTokens = maxTokens;
   const temperature = optNum(b.temperature, 'temperature', { min: 0, max: 2 });

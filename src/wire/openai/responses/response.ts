@@ -38,7 +38,7 @@ export function usageToWire(u: Usage): Obj {
     input_tokens: u.inputTokens,
     input_tokens_details: { cached_tokens: u.cachedInputTokens ?? 0 },
     output_tokens: u.outputTokens,
-    output_tokens_details: { reasoning_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: u.reasoningTokens ?? 0 },
     total_tokens: u.inputTokens + u.outputTokens,
   };
 }
@@ -49,6 +49,8 @@ export function usageFromWire(v: unknown): Usage | undefined {
   const u: Usage = { inputTokens: n(v.input_tokens), outputTokens: n(v.output_tokens) };
   const d = v.input_tokens_details;
   if (isObj(d) && n(d.cached_tokens) > 0) u.cachedInputTokens = n(d.cached_tokens);
+  const o = v.output_tokens_details;
+  if (isObj(o) && n(o.reasoning_tokens) > 0) u.reasoningTokens = n(o.reasoning_tokens);
   return u;
 }
 
@@ -60,6 +62,11 @@ export function messageItem(id: string, text: string, status: 'in_progress' | 'c
     role: 'assistant',
     content: status === 'completed' ? [{ type: 'output_text', text, annotations: [], logprobs: [] }] : [],
   };
+}
+
+/** A reasoning item: its summary when one was asked for (the `reasoning.summary` setting), else none. */
+export function reasoningItem(id: string, summary: string, status: 'in_progress' | 'completed'): Obj {
+  return { id, type: 'reasoning', status, summary: summary === '' || status !== 'completed' ? [] : [{ type: 'summary_text', text: summary }] };
 }
 
 export function callItem(id: string, call: { id: string; name: string; arguments: string }, status: 'in_progress' | 'completed', echo: ResponsesEcho): Obj {
@@ -134,6 +141,7 @@ export function renderResponse(res: CanonicalResponse, req: CanonicalRequest, ec
   const id = responseId(res.id);
   const body = id.slice(RESPONSE_PREFIX.length);
   const output: Obj[] = [];
+  if (res.reasoning) output.push(reasoningItem(`rs_${body}`, res.reasoning.text, 'completed'));
   const text = res.content
     .filter((p): p is TextPart => p.type === 'text')
     .map((p) => p.text)

@@ -11,11 +11,11 @@ import { argsToObject, nowSeconds, safeJson } from '../../util.ts';
 import { isObj, type Obj } from '../../validate.ts';
 import { errorBody } from '../errors.ts';
 import { CUSTOM_INPUT } from './request.ts';
-import { callItem, messageItem, responseId, responseObject, RESPONSE_PREFIX, statusOf, usageFromWire, type ResponsesEcho } from './response.ts';
+import { callItem, messageItem, reasoningItem, responseId, responseObject, RESPONSE_PREFIX, statusOf, usageFromWire, type ResponsesEcho } from './response.ts';
 
 interface Block {
   outputIndex: number;
-  kind: 'message' | 'call';
+  kind: 'message' | 'call' | 'reasoning';
   itemId: string;
   text: string;
   call?: { id: string; name: string; arguments: string };
@@ -40,7 +40,13 @@ export function createStreamEncoder(req: CanonicalRequest, echo: ResponsesEcho =
   const emit = (type: string, data: Obj): string => encodeSseJson({ type, sequence_number: seq++, ...data }, type);
   const body = () => id.slice(RESPONSE_PREFIX.length);
   const items = (): Obj[] =>
-    order.map((b) => (b.kind === 'message' ? messageItem(b.itemId, b.text, b.done ? 'completed' : 'in_progress') : callItem(b.itemId, b.call!, b.done ? 'completed' : 'in_progress', echo)));
+    order.map((b) =>
+      b.kind === 'reasoning'
+        ? reasoningItem(b.itemId, b.text, b.done ? 'completed' : 'in_progress')
+        : b.kind === 'message'
+          ? messageItem(b.itemId, b.text, b.done ? 'completed' : 'in_progress')
+          : callItem(b.itemId, b.call!, b.done ? 'completed' : 'in_progress', echo),
+    );
 
   const start = (evId: string): string => {
     if (started) return '';
@@ -54,12 +60,13 @@ export function createStreamEncoder(req: CanonicalRequest, echo: ResponsesEcho =
     const existing = blocks.get(index);
     if (existing) return { block: existing, text: '' };
     const outputIndex = order.length;
-    const block: Block = { outputIndex, kind, itemId: kind === 'message' ? `msg_${body()}${outputIndex}` : `fc_${body()}${outputIndex}`, text: '', call, done: false };
+    const prefix = kind === 'message' ? 'msg' : kind === 'reasoning' ? 'rs' : 'fc';
+    const block: Block = { outputIndex, kind, itemId: `${prefix}_${body()}${outputIndex}`, text: '', call, done: false };
     blocks.set(index, block);
     order.push(block);
     let out = emit('response.output_item.added', {
       output_index: outputIndex,
-      item: kind === 'message' ? messageItem(block.itemId, '', 'in_progress') : callItem(block.itemId, { ...call!, arguments: '' }, 'in_progress', echo),
+      item: kind === 'reasoning' ? reasoningItem(block.itemId, '', 'in_progress') : kind === 'message' ? messageItem(block.itemId, '', 'in_progress') : callItem(block.itemId, { ...call!, arguments: '' }, 'in_progress', echo),
     });
     if (kind === 'message') {
       out += emit('response.content_part.added', { item_id: block.itemId, output_index: outputIndex, content_index: 0, part: { type: 'output_text', text: '', annotations: [], logprobs: [] } });
@@ -72,6 +79,14 @@ export function createStreamEncoder(req: CanonicalRequest, echo: ResponsesEcho =
     b.done = true;
     const at = { item_id: b.itemId, output_index: b.outputIndex };
     let out = '';
+    if (b.kind === 'reasoning') {
+      if (b.text !== '') {
+        const sat = { ...at, summary_index: 0 };
+        out += emit('response.reasoning_summary_text.done', { ...sat, text: b.text });
+        out += emit('response.reasoning_summary_part.done', { ...sat, part: { type: 'summary_text', text: b.text } });
+      }
+      return out + emit('response.output_item.done', { output_index: b.outputIndex, item: reasoningItem(b.itemId, b.text, 'completed') });
+    }
     if (b.kind === 'message') {
       out += emit('response.output_text.done', { ...at, content_index: 0, text: b.text, logprobs: [] });
       out += emit('response.content_part.done', { ...at, content_index: 0, part: { type: 'output_text', text: b.text, annotations: [], logprobs: [] } });
@@ -103,6 +118,17 @@ export function createStreamEncoder(req: CanonicalRequest, echo: ResponsesEcho =
           if (o.block.done || ev.text === '') return out;
           o.block.text += ev.text;
           return out + emit('response.output_text.delta', { item_id: o.block.itemId, output_index: o.block.outputIndex, content_index: 0, delta: ev.text, logprobs: [] });
+        }
+        case 'reasoning_delta':
+        case 'reasoning_signature': {
+          let out = start('');
+          const o = open(ev.index, 'reasoning');
+          out += o.text;
+          if (ev.type !== 'reasoning_delta' || o.block.done || ev.text === '') return out;
+          const sat = { item_id: o.block.itemId, output_index: o.block.outputIndex, summary_index: 0 };
+          if (o.block.text === '') out += emit('response.reasoning_summary_part.added', { ...sat, part: { type: 'summary_text', text: '' } });
+          o.block.text += ev.text;
+          return out + emit('response.reasoning_summary_text.delta', { ...sat, delta: ev.text });
         }
         case 'tool_call_start':
           return start('') + open(ev.index, 'call', { id: ev.id, name: ev.name, arguments: '' }).text;
