@@ -361,6 +361,80 @@ describe('events (spec §6, D10)', () => {
     assert.equal(loadConfig({}).SSE_HEARTBEAT_MS, 25_000, 'the default heartbeat is every 25 seconds (§8)');
   });
 
+  test('every D10 event type arrives on the stream from the operation that emits it, as a frame with the named payload fields', async () => {
+    const x = await signupTenant(srv, 'events');
+    await credit(srv, x.tenantId, 20_000_000n);
+    const s = await openStream(`${srv.url}/api/service/projects/${x.defaultProjectId}/events`, { token: x.accessToken });
+    const seen = new Map<string, any>();
+    try {
+      await s.next('connected');
+      // stage.changed (onboarding → connected → live) and llm.call: the project's first call.
+      const k = await srv.api('POST', '/api/keys', { token: x.accessToken, body: { name: 'events', environment: 'dev', projectId: x.defaultProjectId } });
+      assert.equal((await chat(k.body.data.key)).status, 200);
+      // routing.escalated: a refused answer climbs one rung.
+      const [fault] = srv.sim.faults.add({ answer: 'refusal', times: 1, promptIncludes: 'ESCALATE-ME' });
+      const esc = await srv.api('POST', '/v1/chat/completions', { headers: proxyHeaders(k.body.data.key), body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'ESCALATE-ME: say hello to the team in one friendly sentence.' }] } });
+      srv.sim.faults.remove(fault);
+      assert.equal(esc.status, 200);
+      // wallet.topup: a confirmed top-up (tenant-wide, on the default project's stream).
+      await topUp(x, 1_000_000n);
+      // connector.connected, then connector.disconnected: the integration's test, then its removal.
+      const ct = await srv.api('POST', `/api/projects/${x.defaultProjectId}/integrations/openai-sdk/test`, { token: x.accessToken });
+      assert.equal(ct.status, 200, JSON.stringify(ct.body));
+      const rm = await srv.api('DELETE', `/api/projects/${x.defaultProjectId}/integrations/openai-sdk`, { token: x.accessToken });
+      assert.equal(rm.status, 200, JSON.stringify(rm.body));
+      // budget.exhausted: a monthly budget below what the project has spent.
+      const b = await srv.api('PATCH', `/api/projects/${x.defaultProjectId}`, { token: x.accessToken, body: { monthlyBudgetMicros: '1' } });
+      assert.equal(b.status, 200, JSON.stringify(b.body));
+      assert.equal((await chat(k.body.data.key)).status, 402);
+      // wallet.threshold and runway.threshold: a tenant of its own with a small balance and thresholds
+      // above its balance and runway; its first debit crosses both (tenant-wide: the default project's stream).
+      const y = await signupTenant(srv, 'alerts');
+      await credit(srv, y.tenantId, 400n);
+      const n = await srv.api('PATCH', '/api/users/me/notifications', { token: y.accessToken, body: { balanceThresholdMicros: '1000', runwayThresholdDays: 3650 } });
+      assert.equal(n.status, 200, JSON.stringify(n.body));
+      const ys = await openStream(`${srv.url}/api/service/projects/${y.defaultProjectId}/events`, { token: y.accessToken });
+      try {
+        await ys.next('connected');
+        const yk = await srv.api('POST', '/api/keys', { token: y.accessToken, body: { name: 'alerts', environment: 'dev' } });
+        const small = await srv.api('POST', '/v1/chat/completions', { headers: proxyHeaders(yk.body.data.key), body: { model: 'gpt-4o-mini', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] } });
+        assert.equal(small.status, 200, JSON.stringify(small.body));
+        for (const type of ['wallet.threshold', 'runway.threshold']) {
+          const r = await ys.next(type, 15_000);
+          assert.equal(JSON.parse(r.data).tenantId, y.tenantId);
+          seen.set(type, r);
+        }
+      } finally {
+        ys.close();
+      }
+      // presence.heartbeat: another viewer joins.
+      const other = await openStream(`${srv.url}/api/service/projects/${x.defaultProjectId}/events`, { token: x.accessToken });
+      await other.next('connected');
+      other.close();
+      const want = EVENTS.map((e) => e.type);
+      await eventually(async () => {
+        for (const r of s.records) if (r.event && want.includes(r.event) && !seen.has(r.event)) seen.set(r.event, r);
+        return want.every((w) => seen.has(w)) ? true : undefined;
+      }, 15_000, 'every event type').catch(() => undefined);
+    } finally {
+      s.close();
+    }
+    const missing = EVENTS.filter((e) => !e.result.startsWith('open') && !seen.has(e.type)).map((e) => e.type);
+    assert.deepEqual(missing, [], `event types seen: ${[...seen.keys()].join(', ')}`);
+    for (const e of EVENTS) {
+      const rec = seen.get(e.type);
+      if (!rec) continue;
+      assert.match(rec.id ?? '', /.+/, `${e.type} has an SSE id`);
+      const frame = JSON.parse(rec.data);
+      assert.equal(frame.type, e.type, 'the SSE event name equals the frame type');
+      for (const [k, type] of Object.entries(FRAME_FIELDS)) assert.ok(isType(frame[k], type), `${e.type} frame.${k} is ${type}: ${JSON.stringify(frame[k])}`);
+      for (const [k, type] of Object.entries(e.payload)) assert.ok(isType(frame.payload[k], type), `${e.type} payload.${k} is ${type}: ${JSON.stringify(frame.payload)}`);
+    }
+    const stages = ENUMS.find((e) => e.name === 'project stages')!.values;
+    const st = JSON.parse(seen.get('stage.changed').data).payload;
+    assert.ok(stages.includes(st.from) && stages.includes(st.to), JSON.stringify(st));
+  });
+
   test('the stream also authenticates with the access cookie (§5)', async () => {
     const s = await openStream(`${srv.url}/api/service/projects/${t.defaultProjectId}/events`, { cookie: `sb_access=${t.accessToken}` });
     try {
