@@ -1,8 +1,8 @@
 // Every path, header, field, event, error, limit and enum value that service-spec.md and
 // decisions.md name, extracted from those two files, each with the section it came from and the
 // result of checking it against the running service (issue 14 item 2). test/conformance.test.ts
-// drives the service item by item from these tables; `npm run conformance:table` (scripts/
-// conformance-table.ts) prints them as the table in docs/conformance.md.
+// drives the service item by item from these tables; `node --import tsx scripts/conformance-table.ts`
+// prints them as the tables in docs/conformance.md.
 //
 // result: 'ok' (passed when first checked), 'fixed: <what>' (was a mismatch, fixed in this pass),
 // or 'open: <why>' (not met yet, owned by another issue; the test does not assert it and prints a
@@ -384,6 +384,11 @@ export const BEHAVIOURS: Array<{ source: string; item: string; check: string; re
   { source: 'D9', item: '/api 600 requests per minute per user; login 10 per minute per IP; 429 in the envelope', check: 'api rate limits', result: 'ok' },
   { source: 'D9', item: 'every list: ?limit= default 50, max 200, &cursor=; {items, nextCursor}', check: 'pagination', result: 'ok' },
   { source: 'D9', item: 'ledger filters type, projectId, from, to, minAmount, maxAmount', check: 'ledger filters', result: 'ok' },
+  { source: 'D9', item: 'admin gate history (GET /api/admin/learning/proposals/:id/gates) pages with {items, nextCursor}', check: 'admin-learning.test.ts', result: 'fixed: it had items only' },
+  { source: 'D9, §8', item: 'GET /api/tenant/insights/activity pages with &cursor= and nextCursor', check: 'not checked', result: 'open: the feed is the last 50 events (§8; ?limit= up to 200) merged from call logs, ledger entries and alerts; a cursor across the three sources is not built' },
+  { source: 'D9', item: 'GET /api/projects/:id/integrations pages with {items, nextCursor}', check: 'not checked', result: 'open: the tiles are the fixed tool catalogue (one tile per tool, §1 /integrations), answered whole as {items}' },
+  { source: 'D9', item: 'GET /api/connector/activity (key-authenticated, for the connectors) pages with &cursor=', check: 'not checked', result: 'open: the connectors read the latest ?limit= (≤ 50) calls only; no cursor' },
+  { source: 'D6', item: 'x-service-tokens-saved on streamed responses and without a benchmark provider', check: 'not checked', result: 'open: headers leave before a stream is settled, and D7 makes savings null without a benchmark; the header is then absent (llm.call carries savingsTokens in both cases)' },
   { source: 'D9', item: '/api errors 400 validation, 401, 403, 404, 409 with {success:false, error, code}', check: 'api errors', result: 'ok' },
   { source: 'D8', item: 'customer ledger omits eventType, modelId, providerKey, actualCostUsdMicros, baselineCostUsdMicros, benchmarkPricingVersion, benchmarkMethodologyVersion', check: 'ledger fields', result: 'ok' },
   { source: '§6', item: "stream: 'connected' frame {projectId, at}; event name = type; id: per frame; heartbeat ': heartbeat <epoch-ms>'; default interval 25 s", check: 'event stream', result: 'ok' },

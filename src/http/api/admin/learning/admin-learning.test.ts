@@ -109,6 +109,7 @@ describe('admin learning-plane endpoints', () => {
 
     const gates = (await get(`/api/admin/learning/proposals/${validated}/gates`)).body.data;
     assert.equal(gates.items.length, 2);
+    assert.ok('nextCursor' in gates, 'the gate history pages like every list (D9)');
     const cost = (await get(`/api/admin/learning/proposals/${validated}/cost`)).body.data;
     assert.equal(cost.breakdown.syntheticBatches.length, 2);
     assert.equal(cost.breakdown.withdrawals.length, 1);

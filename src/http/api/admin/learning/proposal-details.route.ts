@@ -4,7 +4,8 @@
 import { batches, cases, costSummary, gateResults, getProposal, replay } from '../../../../app/learning/admin.repo.ts';
 import { appError } from '../../../../core/errors.ts';
 import { requireAuth } from '../../../plugins/auth.ts';
-import { idParams, ok, type RouteModule } from '../../common.ts';
+import { pageList } from '../../../../app/shared/pagination.ts';
+import { idParams, ok, pageQuerySchema, type RouteModule } from '../../common.ts';
 import { anyData, edge } from './schemas.ts';
 
 const route: RouteModule = (app, s) => {
@@ -22,9 +23,10 @@ const route: RouteModule = (app, s) => {
     await exists(req.params.id);
     return ok(edge({ runs: await replay(s.db, req.params.id) }));
   });
-  app.get('/api/admin/learning/proposals/:id/gates', opts, async (req) => {
+  app.get('/api/admin/learning/proposals/:id/gates', { ...opts, schema: { ...opts.schema, querystring: pageQuerySchema } }, async (req) => {
     await exists(req.params.id);
-    return ok(edge({ items: await gateResults(s.db, req.params.id) }));
+    // Gate history pages like every list (D9), newest first.
+    return ok(edge(pageList(await gateResults(s.db, req.params.id), req.query, (g) => ({ at: g.evaluatedAt.toISOString(), id: g.id }), 'desc')));
   });
   app.get('/api/admin/learning/proposals/:id/cost', opts, async (req) => {
     await exists(req.params.id);
