@@ -116,7 +116,7 @@ export const ROUTES: RouteItem[] = [
   r('D13', 'POST', '/api/members/invites', 'jwt'),
   r('D13', 'POST', '/api/members/invites/accept', 'none'),
   r('D13', 'GET', '/api/tools', 'jwt', 'open: issue 16 (web16a/web16b build the developer zone and this endpoint)'),
-  r('D13', 'GET', '/api/models/catalogue', 'jwt', 'open: issue 16 (web16a/web16b build the Model Marketplace and this endpoint)'),
+  r('D13', 'GET', '/api/models/catalogue', 'jwt'),
   r('D13', 'POST', '/api/copy-paste', 'jwt'),
   // D14 connectors
   r('D14', 'POST', '/api/auth/device', 'none'),
@@ -132,10 +132,11 @@ const web16: Result = 'open: issue 16 (web16a/web16b build this screen)';
 export const WEB_ROUTES: Array<{ source: string; path: string; result: Result }> = [
   ...['/overview', '/analytics', '/summary', '/billing', '/settings/ledger'].map((path) => ({ source: '§1 Customer screens, D13', path, result: 'ok' as Result })),
   ...['/account', '/smartone'].map((path) => ({ source: '§1 Customer screens, D13', path, result: 'ok' as Result })),
-  ...['/security', '/notifications', '/integrations', '/developer-zone'].map((path) => ({ source: '§1 Customer screens, D13', path, result: web16 })),
+  { source: '§1 Customer screens, D13', path: '/developer-zone', result: 'ok' },
+  ...['/security', '/notifications', '/integrations'].map((path) => ({ source: '§1 Customer screens, D13', path, result: web16 })),
   ...['/login', '/signup', '/forgot-password', '/reset-password', '/verify-email', '/invite', '/device'].map((path) => ({ source: 'D13', path, result: 'ok' as Result })),
   { source: 'D13', path: '/copy-paste', result: 'ok' },
-  { source: 'D13', path: '/advisory', result: 'open: issue 17 item 5 (adv17 builds the advisory screen)' },
+  { source: 'D13', path: '/advisory', result: 'ok' },
   { source: 'D13', path: '/admin/learning', result: 'ok' },
   { source: 'D13', path: '/admin/', result: 'open: issue 18 (the admin console has its learning screens only; no console home at /admin/)' },
 ];
