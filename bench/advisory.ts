@@ -44,7 +44,7 @@ const TOPICS = [
 ];
 
 /** One NDJSON line of a logged call; the shape rotates through the three wires. */
-function line(i: number): string {
+export function line(i: number): string {
   const prompt = TOPICS[i % TOPICS.length](i);
   const tin = 40 + (i % 400);
   const tout = 20 + (i % 700);
@@ -191,39 +191,41 @@ export function advisoryMarkdown(a: AdvisoryBench): string {
   ].join('\n');
 }
 
-// On its own: embedded PostgreSQL, or a fresh database beside DATABASE_URL.
+/** The section of `npm run bench`: a fresh database on the server of `adminUrl`, dropped afterwards. */
+export async function runAdvisorySection(adminUrl: string, log: (l: string) => void): Promise<string> {
+  const name = `sb_bench_advisory_${process.pid}`;
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  try {
+    await c.query(`create database ${name}`);
+    const u = new URL(adminUrl);
+    u.pathname = `/${name}`;
+    try {
+      return advisoryMarkdown(await runAdvisoryBench(u.toString(), log));
+    } finally {
+      await c.query(`drop database if exists ${name} with (force)`);
+    }
+  } finally {
+    await c.end();
+  }
+}
+
+// On its own (`npm run bench:advisory`): beside DATABASE_URL when it is set, else on an embedded PostgreSQL.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const log = (l: string) => process.stderr.write(`${l}\n`);
   (async () => {
-    const admin = process.env.DATABASE_URL;
-    let url: string;
-    let stop: () => Promise<unknown>;
-    if (admin) {
-      const name = `sb_bench_advisory_${process.pid}`;
-      const c = new pg.Client({ connectionString: admin });
-      await c.connect();
-      await c.query(`create database ${name}`);
-      const u = new URL(admin);
-      u.pathname = `/${name}`;
-      url = u.toString();
-      stop = async () => {
-        await c.query(`drop database if exists ${name} with (force)`);
-        await c.end();
-      };
-    } else {
-      const dir = mkdtempSync(join(tmpdir(), 'sb-bench-advisory-pg-'));
-      chmodSync(dir, 0o755);
-      const db = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), persistent: false, database: 'switchboard' });
-      url = db.url;
-      stop = async () => {
-        await db.stop();
-        rmSync(dir, { recursive: true, force: true });
-      };
+    if (process.env.DATABASE_URL) {
+      process.stdout.write(`${await runAdvisorySection(process.env.DATABASE_URL, log)}\n`);
+      return;
     }
+    const dir = mkdtempSync(join(tmpdir(), 'sb-bench-advisory-pg-'));
+    chmodSync(dir, 0o755);
+    const db = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), persistent: false, database: 'switchboard' });
     try {
-      process.stdout.write(advisoryMarkdown(await runAdvisoryBench(url, log)) + '\n');
+      process.stdout.write(`${await runAdvisorySection(db.url.replace(/\/switchboard(\?|$)/, '/postgres$1'), log)}\n`);
     } finally {
-      await stop();
+      await db.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   })().catch((e) => {
     console.error(e);

@@ -19,7 +19,7 @@
 // Knobs (environment): BENCH_ROUNDS (3), BENCH_ROUND_MS (2500), BENCH_WARMUP_MS (300),
 // BENCH_CONNECTIONS (1,10,50), BENCH_TENANTS (50), BENCH_MICRO (1), BENCH_STAGES (1),
 // BENCH_STAGES_MS (2500), BENCH_PROFILE (1), BENCH_PROFILE_MS (4000), BENCH_SHED (1: the overload
-// curve of bench/shed.ts, about a minute, last). Diagnostics, never the
+// curve of bench/shed.ts, about a minute), BENCH_ADVISORY (1: a 100,000-row advisory import, bench/advisory.ts, last). Diagnostics, never the
 // default: BENCH_DB_SOCKET=1 (PostgreSQL over its Unix socket), and PGOPTIONS, which node-pg
 // passes to every connection (e.g. '-c synchronous_commit=off' to see what commit waits cost).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -42,6 +42,7 @@ import { microMarkdown, runMicro, verifyTenantChain, type MicroResults } from '.
 import { profileMarkdown, summariseProfile, type ProfileSummary } from './profile.ts';
 import { benchStages, stagesMarkdown, type StageBreakdown } from './stages.ts';
 import { runShed } from './shed.ts';
+import { runAdvisorySection } from './advisory.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const num = (name: string, d: number) => {
@@ -754,7 +755,9 @@ async function main(): Promise<void> {
     const summaries = cells.map(summarise);
     // The overload curve (D17, bench/shed.ts), on its own processes once the others have stopped.
     const shed = process.env.BENCH_SHED === '0' ? '' : `\n${await runShed(db.url.replace(/\/switchboard(\?|$)/, '/postgres$1'))}\n`;
-    const report = renderReport({ summaries, pgStatements, micro, stages, ledger, sbOk: sbOkAtAudit, sbPeakRss, barePeakRss, peerPeakRss, simStats, profile, drains, seconds: (Date.now() - started) / 1000 }) + shed;
+    // The advisory import (D14 tier 6, bench/advisory.ts): 100,000 rows on a fresh process and database.
+    const advisory = process.env.BENCH_ADVISORY === '0' ? '' : `\n${await runAdvisorySection(db.url.replace(/\/switchboard(\?|$)/, '/postgres$1'), log)}\n`;
+    const report = renderReport({ summaries, pgStatements, micro, stages, ledger, sbOk: sbOkAtAudit, sbPeakRss, barePeakRss, peerPeakRss, simStats, profile, drains, seconds: (Date.now() - started) / 1000 }) + shed + advisory;
     const dir = join(ROOT, 'bench', 'results');
     mkdirSync(dir, { recursive: true });
     const stamp = new Date().toISOString().replace(/[:.]/g, '-').replace('Z', 'Z');
