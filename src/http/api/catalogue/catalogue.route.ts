@@ -1,8 +1,6 @@
 // The developer zone's catalogues (D13): GET /api/models/catalogue (the Model Marketplace,
 // filterable by provider, modelClass and capability) and GET /api/tools (connectors and CLI tools
 // with setup snippets, and the MCP server's tools as the server itself lists them). Any member.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { marketplace } from '../../../core/pricing/catalogue.ts';
 import { BRANDS } from '../../../core/providers.ts';
 import { toolCatalogue, type McpToolInfo } from '../../../app/connectors/tools-catalogue.ts';
@@ -17,7 +15,9 @@ import pkg from '../../../../package.json' with { type: 'json' };
 let mcpTools: Promise<McpToolInfo[]> | null = null;
 function listMcpTools(): Promise<McpToolInfo[]> {
   mcpTools ??= (async () => {
-    const server = createMcpServer({} as ServiceClient, pkg.version);
+    // The MCP SDK is loaded on the first listing, not by every serving process (docs/performance.md).
+    const [{ Client }, { InMemoryTransport }] = await Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/inMemory.js')]);
+    const server = await createMcpServer({} as ServiceClient, pkg.version);
     const client = new Client({ name: 'switchboard-tools-catalogue', version: pkg.version });
     const [a, b] = InMemoryTransport.createLinkedPair();
     await Promise.all([server.connect(a), client.connect(b)]);
