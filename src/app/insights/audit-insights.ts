@@ -4,7 +4,7 @@
 // routing moved, reservations the sweeper released, and the log of data exports.
 import { sql } from 'kysely';
 import type { Services } from '../shared/services.ts';
-import { callSums, liveAttemptCounts, pathSums } from '../money/call-rollups.repo.ts';
+import { callSumsBy, liveAttemptCounts, pathSums } from '../money/call-rollups.repo.ts';
 
 export const AUDIT_WINDOW_DAYS = 30;
 const CHANGE_LOG_ROWS = 50;
@@ -12,14 +12,13 @@ const EXPORT_LOG_ROWS = 50;
 
 export async function auditInsights(s: Services, tenantId: string) {
   const now = s.clock.now();
-  const since = new Date(now.getTime() - AUDIT_WINDOW_DAYS * 86_400_000);
+  // The last 30 calendar days (UTC), today included: whole days read from the rollups.
+  const since = new Date(Math.floor(now.getTime() / 86_400_000) * 86_400_000 - (AUDIT_WINDOW_DAYS - 1) * 86_400_000);
   const n = (v: bigint | number | string) => Number(v);
 
   const until = new Date(now.getTime() + 1);
-  const [all, byClassOk, byFamilyOk, pathRows, live] = await Promise.all([
-    callSums(s.db, tenantId, since, until),
-    callSums(s.db, tenantId, since, until, 'class'),
-    callSums(s.db, tenantId, since, until, 'family'),
+  const [{ none: all, class: byClassOk, family: byFamilyOk }, pathRows, live] = await Promise.all([
+    callSumsBy(s.db, tenantId, since, until, ['none', 'class', 'family'] as const),
     pathSums(s.db, tenantId, since, until),
     liveAttemptCounts(s.db, tenantId, since, until),
   ]);

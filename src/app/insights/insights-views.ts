@@ -13,7 +13,7 @@ import { BRANDS, isProviderKey } from '../../core/providers.ts';
 import { getWalletView } from '../money/wallet-view.ts';
 import { formatUsd2 } from '../../core/money.ts';
 import { ledgerSums } from '../money/ledger-rollups.repo.ts';
-import { callSums } from '../money/call-rollups.repo.ts';
+import { callSumsBy } from '../money/call-rollups.repo.ts';
 
 const DAY = 86_400_000;
 export const SAVINGS_WINDOWS = [7, 30, 90] as const;
@@ -90,11 +90,11 @@ export async function overview(s: Services, tenantId: string) {
 
 export async function usageRollups(s: Services, tenantId: string, days = 30) {
   const now = s.clock.now();
-  const since = new Date(now.getTime() - days * DAY);
+  // The last `days` calendar days (UTC), today included: whole days read from the rollups.
+  const since = new Date(Math.floor(now.getTime() / DAY) * DAY - (days - 1) * DAY);
   const until = new Date(now.getTime() + 1);
-  const [fam, proj, projects] = await Promise.all([
-    callSums(s.db, tenantId, since, until, 'family'),
-    callSums(s.db, tenantId, since, until, 'project'),
+  const [{ family: fam, project: proj }, projects] = await Promise.all([
+    callSumsBy(s.db, tenantId, since, until, ['family', 'project'] as const),
     s.db.selectFrom('projects').select(['id', 'name']).where('tenant_id', '=', tenantId).execute(),
   ]);
   const byBurn = <T extends { burn: bigint }>(a: T, b: T) => (b.burn > a.burn ? 1 : b.burn < a.burn ? -1 : 0);

@@ -52,14 +52,6 @@ export interface CallSums {
   debited: bigint;
 }
 
-const bucketKey = (g: CallGroup): RawBuilder<string> =>
-  g === 'family' ? sql`b.task_family` : g === 'class' ? sql`b.model_class` : g === 'project' ? sql`b.project_id::text` : sql`''`;
-const rawKey = (g: CallGroup): RawBuilder<string> =>
-  g === 'family' ? sql`coalesce(c.task_family, '')` : g === 'class' ? sql`coalesce(c.model_class, '')` : g === 'project' ? sql`c.project_id::text` : sql`''`;
-const RAW = sql`count(*)::bigint as attempts, count(*) filter (where c.parent_call_id is null)::bigint as firsts,
-  count(*) filter (where c.escalated)::bigint as escalated, coalesce(sum(c.input_tokens + c.output_tokens), 0)::bigint as tokens,
-  coalesce(sum(c.debited_micros), 0)::bigint as debited`;
-
 /** The three parts of a range: buckets for whole days [a, b), the edges and what is above the watermark. */
 function plan(from: Date, to: Date, watermark: bigint) {
   const a = ceilDay(from);
@@ -67,33 +59,57 @@ function plan(from: Date, to: Date, watermark: bigint) {
   return { a, b, buckets: watermark > 0n && a < b };
 }
 
-/** Succeeded calls with from <= created_at < to, whole or grouped (key '' = none / no family / no class). */
-export async function callSums(db: Kysely<DB>, tenantId: string, from: Date, to: Date, g: CallGroup = 'none'): Promise<CallSums[]> {
+/** Every dimension of a bucket, from raw call-log rows. */
+const RAW_DIMS = sql`c.project_id::text as project, coalesce(c.task_family, '') as family, coalesce(c.model_class, '') as class,
+  c.escalated as esc, c.parent_call_id is null as first, count(*)::bigint as attempts,
+  coalesce(sum(c.input_tokens + c.output_tokens), 0)::bigint as tokens, coalesce(sum(c.debited_micros), 0)::bigint as debited`;
+
+/**
+ * Succeeded calls with from <= created_at < to, for several groupings at once (one pass over the
+ * raw edges, GROUPING SETS over the union; all four are computed, those asked for are returned):
+ * key '' = the whole / no family / no class.
+ */
+export async function callSumsBy<G extends CallGroup>(db: Kysely<DB>, tenantId: string, from: Date, to: Date, groups: readonly G[]): Promise<Record<G, CallSums[]>> {
   const w = await watermarkOf(db, tenantId);
   const { a, b, buckets } = plan(from, to, w);
   const parts: RawBuilder<unknown>[] = buckets
     ? [
-        sql`select ${bucketKey(g)} as key, sum(b.attempts)::bigint as attempts, sum(b.attempts) filter (where b.first_attempt)::bigint as firsts,
-                   sum(b.attempts) filter (where b.escalated)::bigint as escalated, sum(b.tokens)::bigint as tokens, sum(b.debited_micros)::bigint as debited
+        sql`select b.project_id::text as project, b.task_family as family, b.model_class as class, b.escalated as esc, b.first_attempt as first,
+                   sum(b.attempts)::bigint as attempts, sum(b.tokens)::bigint as tokens, sum(b.debited_micros)::bigint as debited
               from insights_calls_daily b
-             where b.tenant_id = ${tenantId} and b.day >= ${isoDay(a)}::date and b.day < ${isoDay(b)}::date group by 1`,
-        sql`select ${rawKey(g)} as key, ${RAW} from call_logs c
+             where b.tenant_id = ${tenantId} and b.day >= ${isoDay(a)}::date and b.day < ${isoDay(b)}::date group by 1, 2, 3, 4, 5`,
+        sql`select ${RAW_DIMS} from call_logs c
              where c.tenant_id = ${tenantId} and c.status = 'succeeded'
-               and ((c.created_at >= ${from} and c.created_at < ${a}) or (c.created_at >= ${b} and c.created_at < ${to})) group by 1`,
-        sql`select ${rawKey(g)} as key, ${RAW} from ledger_entries l join call_logs c on c.id = l.call_id
+               and ((c.created_at >= ${from} and c.created_at < ${a}) or (c.created_at >= ${b} and c.created_at < ${to})) group by 1, 2, 3, 4, 5`,
+        sql`select ${RAW_DIMS} from ledger_entries l join call_logs c on c.id = l.call_id
              where l.tenant_id = ${tenantId} and l.seq > ${w} and l.event_type = 'AI_USAGE' and c.status = 'succeeded'
-               and c.created_at >= ${a} and c.created_at < ${b} group by 1`,
+               and c.created_at >= ${a} and c.created_at < ${b} group by 1, 2, 3, 4, 5`,
       ]
     : [
-        sql`select ${rawKey(g)} as key, ${RAW} from call_logs c
-             where c.tenant_id = ${tenantId} and c.status = 'succeeded' and c.created_at >= ${from} and c.created_at < ${to} group by 1`,
+        sql`select ${RAW_DIMS} from call_logs c
+             where c.tenant_id = ${tenantId} and c.status = 'succeeded' and c.created_at >= ${from} and c.created_at < ${to} group by 1, 2, 3, 4, 5`,
       ];
-  const r = await sql<CallSums>`
-    select key, sum(attempts)::bigint as attempts, coalesce(sum(firsts), 0)::bigint as firsts, coalesce(sum(escalated), 0)::bigint as escalated,
-           sum(tokens)::bigint as tokens, sum(debited)::bigint as debited
-      from (${sql.join(parts, sql` union all `)}) x group by key order by key`.execute(db);
-  if (g === 'none' && r.rows.length === 0) return [{ key: '', attempts: 0n, firsts: 0n, escalated: 0n, tokens: 0n, debited: 0n }];
-  return r.rows;
+  const r = await sql<{ g_project: number; g_family: number; g_class: number; project: string | null; family: string | null; class: string | null } & Omit<CallSums, 'key'>>`
+    select grouping(project) as g_project, grouping(family) as g_family, grouping(class) as g_class, project, family, class,
+           sum(attempts)::bigint as attempts, coalesce(sum(attempts) filter (where first), 0)::bigint as firsts,
+           coalesce(sum(attempts) filter (where esc), 0)::bigint as escalated, sum(tokens)::bigint as tokens, sum(debited)::bigint as debited
+      from (${sql.join(parts, sql` union all `)}) x
+     group by grouping sets ((), (project), (family), (class))`.execute(db);
+  const out = {} as Record<G, CallSums[]>;
+  for (const g of groups) {
+    const rows = r.rows.filter((x) =>
+      g === 'none' ? x.g_project && x.g_family && x.g_class : g === 'project' ? !x.g_project && x.g_family && x.g_class : g === 'family' ? x.g_project && !x.g_family && x.g_class : x.g_project && x.g_family && !x.g_class,
+    );
+    const key = (x: (typeof rows)[number]) => (g === 'project' ? x.project : g === 'family' ? x.family : g === 'class' ? x.class : '') ?? '';
+    out[g] = rows.map((x) => ({ key: key(x), attempts: x.attempts, firsts: x.firsts, escalated: x.escalated, tokens: x.tokens, debited: x.debited })).sort((p, q) => (p.key < q.key ? -1 : p.key > q.key ? 1 : 0));
+    if (g === 'none' && out[g].length === 0) out[g] = [{ key: '', attempts: 0n, firsts: 0n, escalated: 0n, tokens: 0n, debited: 0n }];
+  }
+  return out;
+}
+
+/** Succeeded calls with from <= created_at < to, whole or grouped (key '' = none / no family / no class). */
+export async function callSums(db: Kysely<DB>, tenantId: string, from: Date, to: Date, g: CallGroup = 'none'): Promise<CallSums[]> {
+  return (await callSumsBy(db, tenantId, from, to, [g]))[g];
 }
 
 /** Succeeded calls by delivery path (provider, model, region; '' where the call log has none). */
