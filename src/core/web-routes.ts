@@ -8,6 +8,7 @@ export const APP_ROUTES = [
   '/analytics',
   '/summary',
   '/account',
+  '/security',
   '/billing',
   '/settings/ledger',
   '/device',

@@ -8,6 +8,7 @@ import { useMe, useTenant } from '../api/queries.ts';
 import { SCREENS } from '../routes.tsx';
 import { Button } from './ui.tsx';
 import { TenantSwitcher } from './TenantSwitcher.tsx';
+import { IdleGuard } from './IdleGuard.tsx';
 
 export function Shell() {
   const me = useMe();
@@ -22,6 +23,7 @@ export function Shell() {
   };
   return (
     <div className="shell">
+      <IdleGuard />
       <a className="skip" href="#main">
         Skip to content
       </a>

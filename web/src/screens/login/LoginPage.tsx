@@ -49,6 +49,7 @@ export default function LoginPage() {
         </p>
       }
     >
+      {params.get('idle') === '1' ? <Notice kind="info">You were signed out after a period of inactivity (your idle sign-out setting on the Security page). Sign in again to continue.</Notice> : null}
       {params.get('reset') === '1' ? <Notice kind="success">Your password was changed. Sign in with the new one.</Notice> : null}
       <form onSubmit={submit} noValidate>
         <Field label="E-mail" name="email" type="email" autoComplete="username" value={email} onChange={setEmail} error={errors.email} autoFocus />

@@ -1,0 +1,136 @@
+// /security in headless Chromium (issue 16 items 2 and 9): sessions (current marked, another one
+// revoked so its refresh token dies), the idle sign-out chosen by keyboard and then enforced by
+// the browser itself (a faked browser clock runs past it: the app signs the session out on the
+// server), personal access tokens shown once and copied with the button, then revoked, and the
+// security log with its verify result. Each step is checked against the API; axe-core throughout.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { signupTenant, startTestServer, type TestServer } from '../harness.ts';
+import { buildWeb } from '../../scripts/build-web.ts';
+import { axeViolations, launch, openPage, screenshot, type WatchedPage } from './browser.ts';
+
+let srv: TestServer;
+let browser: Browser;
+let w: WatchedPage;
+let page: Page;
+
+before(async () => {
+  await buildWeb({ quiet: true });
+  srv = await startTestServer({ worker: false, env: { RATE_LIMIT_LOGIN_PER_MIN: '1000' } });
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await srv?.close();
+});
+
+async function signInAs(email: string, password: string, opts: { fakeClock?: boolean } = {}) {
+  if (w) await page.context().close();
+  w = await openPage(browser);
+  page = w.page;
+  if (opts.fakeClock) await page.clock.install();
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: srv.url });
+  await page.goto(`${srv.url}/login`);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((u) => u.pathname === '/overview');
+}
+
+async function checkA11y(name: string) {
+  await screenshot(page, name);
+  assert.deepEqual(await axeViolations(page), [], `${name}: axe-core serious/critical violations`);
+  w.problems.splice(0, w.problems.length, ...w.problems.filter((p) => !/Content Security Policy/.test(p)));
+  assert.deepEqual(w.problems, [], `${name}: console errors`);
+}
+
+test('/security: sessions, tokens shown once and copied, the security log verified', async () => {
+  const t = await signupTenant(srv, 'sec');
+  await signInAs(t.email, t.password);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Security' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Security' }).waitFor();
+
+  // Two sessions: the API's (signupTenant) and this browser's, which is marked.
+  await page.getByTestId('session-current').waitFor();
+  const api = (await srv.api('GET', '/api/users/me/sessions', { token: t.accessToken })).body.data.items;
+  assert.equal(api.length, 2);
+  assert.equal(await page.getByTestId('session').count(), 1);
+  assert.match(await page.getByTestId('session-current').innerText(), /Headless Chrome on Linux\s*This session/);
+  assert.match(await page.getByTestId('session-current').innerText(), /127\.0\.0\.1/);
+  await checkA11y('security');
+
+  // Revoke the other session (the API one): its refresh token stops at once.
+  await page.getByTestId('session').getByRole('button').click();
+  await page.getByText('The session was revoked.').waitFor();
+  assert.equal((await srv.api('POST', '/api/auth/refresh', { body: { refreshToken: t.refreshToken } })).status, 401);
+  assert.equal(await page.getByTestId('session').count(), 0);
+
+  // A personal access token: the schema on screen, then shown once, copied by the button, working.
+  await page.getByRole('button', { name: 'Create token' }).click();
+  await page.getByText('Must not be empty.').waitFor();
+  await page.getByLabel('Token name').fill('deploy script');
+  await page.getByLabel('Expires').selectOption('30');
+  await page.getByRole('button', { name: 'Create token' }).click();
+  const shown = (await page.getByTestId('new-token').locator('code').innerText()).trim();
+  assert.match(shown, /^svc_pat_/);
+  await page.getByRole('button', { name: 'Copy token' }).click();
+  await page.getByText('Copied to the clipboard.').waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), shown);
+  const who = await srv.api('GET', '/api/users/me', { token: shown });
+  assert.equal(who.status, 200);
+  assert.equal(who.body.data.email, t.email);
+  await checkA11y('security-token');
+  // Shown once: after a reload only its prefix and last four remain.
+  await page.reload();
+  await page.getByRole('cell', { name: 'deploy script', exact: true }).waitFor();
+  assert.equal(await page.getByTestId('new-token').count(), 0);
+  assert.ok((await page.locator('main').innerText()).includes(`${shown.slice(0, 12)}…${shown.slice(-4)}`));
+  assert.ok(!(await page.locator('main').innerText()).includes(shown));
+  await page.getByRole('button', { name: 'Revoke the token deploy script' }).click();
+  await page.getByText('The token deploy script was revoked; it no longer works.').waitFor();
+  assert.equal((await srv.api('GET', '/api/users/me', { token: shown })).status, 401);
+
+  // The security log shows what happened, and its chain verifies, as the API says.
+  await page.getByRole('button', { name: 'Verify the log' }).click();
+  const fresh = (await srv.api('POST', '/api/auth/login', { body: { email: t.email, password: t.password } })).body.data.tokens.accessToken;
+  const verdict = (await srv.api('GET', '/api/users/me/audit/verify', { token: fresh })).body.data;
+  assert.equal(verdict.verified, true);
+  await page.getByText(/Verified: all \d+ entries are intact\./).waitFor();
+  const log = await page.locator('main table').last().innerText();
+  for (const label of ['Access token created', 'Access token revoked', 'Session revoked', 'Signed in']) assert.ok(log.includes(label), `the log shows ${label}`);
+  await checkA11y('security-log');
+});
+
+test('idle sign-out: chosen by keyboard, then enforced by the browser on its own', async () => {
+  const t = await signupTenant(srv, 'idle');
+  await signInAs(t.email, t.password, { fakeClock: true });
+  await page.goto(`${srv.url}/security`);
+  const group = page.getByRole('radiogroup', { name: 'Sign me out after this long without activity' });
+  await group.getByRole('radio', { name: '24 hours' }).waitFor();
+  assert.equal(await group.getByRole('radio', { name: '24 hours' }).isChecked(), true, 'the default');
+  // Keyboard: focus the selected radio, arrow to the shortest choice (each arrow is a choice).
+  await group.getByRole('radio', { name: '24 hours' }).focus();
+  for (const label of ['4 hours', '1 hour', '15 minutes']) {
+    await page.keyboard.press('ArrowLeft');
+    await page.getByText(`You will be signed out after ${label} without activity.`).waitFor();
+  }
+  await page.getByText('You will be signed out after 15 minutes without activity.').waitFor();
+  assert.equal((await srv.api('GET', '/api/users/me', { token: t.accessToken })).body.data.idleTimeout, '15min');
+  assert.equal(await group.getByRole('radio', { name: '15 minutes' }).isChecked(), true);
+  const browserSession = (await srv.api('GET', '/api/users/me/sessions', { token: t.accessToken })).body.data.items.find((s: { current: boolean }) => !s.current);
+  assert.ok(browserSession);
+
+  // 14 minutes without touching anything: still signed in.
+  await page.clock.fastForward('14:00');
+  await page.clock.runFor(10_000);
+  assert.equal(new URL(page.url()).pathname, '/security');
+  // Past 15 minutes: the app signs out by itself, on the server too, and says why.
+  await page.clock.fastForward('01:30');
+  await page.clock.runFor(10_000);
+  await page.waitForURL((u) => u.pathname === '/login');
+  await page.getByText('You were signed out after a period of inactivity').waitFor();
+  const left = (await srv.api('GET', '/api/users/me/sessions', { token: t.accessToken })).body.data.items;
+  assert.equal(left.find((s: { id: string }) => s.id === browserSession.id), undefined, 'the browser session ended on the server');
+  await checkA11y('security-idle-signed-out');
+});
