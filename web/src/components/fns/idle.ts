@@ -16,3 +16,6 @@ export function isIdle(choice: string | undefined, lastActivity: number, now: nu
   const ms = choice ? IDLE_CHOICE_MS[choice] : null;
   return ms != null && now - lastActivity >= ms;
 }
+
+/** Set just before an idle sign-out, so the sign-in page can say why whichever way it was reached. */
+export const IDLE_REASON_KEY = 'switchboard.signedOutIdle';

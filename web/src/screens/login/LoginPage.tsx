@@ -3,6 +3,7 @@
 // each read as what a person should do next.
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { IDLE_REASON_KEY } from '../../components/fns/idle.ts';
 import { loginBody } from '../../../../src/http/api/auth/schemas.ts';
 import { api } from '../../api/client.ts';
 import { signedIn } from '../../api/session.ts';
@@ -13,8 +14,20 @@ import { validate, type FieldErrors } from '../../components/fns/form.ts';
 import { Button, Field, Notice } from '../../components/ui.tsx';
 import { safeNext } from './fns/next.ts';
 
+/** Read once per visit: the idle guard's note that it signed the session out. */
+function idleReason(): boolean {
+  try {
+    const v = sessionStorage.getItem(IDLE_REASON_KEY) === '1';
+    sessionStorage.removeItem(IDLE_REASON_KEY);
+    return v;
+  } catch {
+    return false;
+  }
+}
+
 export default function LoginPage() {
   const [params] = useSearchParams();
+  const [idle] = useState(idleReason);
   const navigate = useNavigate();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -49,7 +62,7 @@ export default function LoginPage() {
         </p>
       }
     >
-      {params.get('idle') === '1' ? <Notice kind="info">You were signed out after a period of inactivity (your idle sign-out setting on the Security page). Sign in again to continue.</Notice> : null}
+      {idle || params.get('idle') === '1' ? <Notice kind="info">You were signed out after a period of inactivity (your idle sign-out setting on the Security page). Sign in again to continue.</Notice> : null}
       {params.get('reset') === '1' ? <Notice kind="success">Your password was changed. Sign in with the new one.</Notice> : null}
       <form onSubmit={submit} noValidate>
         <Field label="E-mail" name="email" type="email" autoComplete="username" value={email} onChange={setEmail} error={errors.email} autoFocus />
