@@ -176,6 +176,9 @@ const probes: Record<string, () => Promise<Res>> = {
   'GET /api/auth/tenants': () => srv.api('GET', '/api/auth/tenants', { token: t.accessToken }),
   'POST /api/auth/switch': () => srv.api('POST', '/api/auth/switch', { token: t.accessToken, body: { tenantId: t.tenantId } }),
   'POST /api/auth/device': () => srv.api('POST', '/api/auth/device', { body: { deviceName: 'Conformance laptop' } }),
+  'GET /v1/models': () => srv.api('GET', '/v1/models', { headers: proxyHeaders(t.key) }),
+  'POST /v1/messages/count_tokens': () =>
+    srv.api('POST', '/v1/messages/count_tokens', { headers: { 'x-api-key': t.key }, body: { model: 'claude-haiku-4-5', messages: [{ role: 'user', content: 'How many tokens is this?' }] } }),
   'GET /api/admin/learning/budget': () => srv.api('GET', '/api/admin/learning/budget', { token: adminToken }),
   'GET /api/admin/learning/proposals': () => srv.api('GET', '/api/admin/learning/proposals', { token: adminToken }),
 };

@@ -296,6 +296,8 @@ export const FIELDS: FieldItem[] = [
     'data.items[0].spentMicros': 'uint',
     'data.items[0].availableMicros': 'int',
   }),
+  ...f('§4 GET /v1/models (OpenAI list shape)', 'GET /v1/models', { object: 'string', data: 'array', 'data[0].id': 'string' }),
+  ...f('D19 count_tokens in Anthropic shape', 'POST /v1/messages/count_tokens', { input_tokens: 'integer' }),
   ...f('§4 Admin proposals, D15 D9 pages', 'GET /api/admin/learning/proposals', { 'data.items': 'array', 'data.nextCursor': 'string|null' }),
 ];
 
@@ -385,6 +387,7 @@ export const BEHAVIOURS: Array<{ source: string; item: string; check: string; re
   { source: 'D9', item: '/api 600 requests per minute per user; login 10 per minute per IP; 429 in the envelope', check: 'api rate limits', result: 'ok' },
   { source: 'D9', item: 'every list: ?limit= default 50, max 200, &cursor=; {items, nextCursor}', check: 'pagination', result: 'ok' },
   { source: 'D9', item: 'ledger filters type, projectId, from, to, minAmount, maxAmount', check: 'ledger filters', result: 'ok' },
+  { source: '§2 Learning-plane resources, §3 locks', item: 'proposal status minted, gate1ResultId, gate2ResultId, validationCostMicros, lastValidatedAt, manifestId null, approvedByUserId/rejectReason/approvedAt never written; synthetic cases (caseHash, quality scores), replay results (actualOutput, expectedOutput, passed, divergenceReason), cost summary (totalValidationCostMicros)', check: 'admin-learning.test.ts', result: 'ok' },
   { source: 'D9', item: 'admin gate history (GET /api/admin/learning/proposals/:id/gates) pages with {items, nextCursor}', check: 'admin-learning.test.ts', result: 'fixed: it had items only' },
   { source: 'D9, §8', item: 'GET /api/tenant/insights/activity pages with &cursor= and nextCursor', check: 'not checked', result: 'open: the feed is the last 50 events (§8; ?limit= up to 200) merged from call logs, ledger entries and alerts; a cursor across the three sources is not built' },
   { source: 'D9', item: 'GET /api/projects/:id/integrations pages with {items, nextCursor}', check: 'not checked', result: 'open: the tiles are the fixed tool catalogue (one tile per tool, §1 /integrations), answered whole as {items}' },
