@@ -71,6 +71,7 @@ describe('/advisory', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Advisory', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Advisory' }).waitFor();
     await uploadAndWait(file);
+    assert.equal(await page.getByLabel(/Call history/).inputValue(), '', 'the picker is empty again after an upload');
 
     const api = (await srv.api('GET', '/api/advisory/imports', { token: t.accessToken })).body.data.items[0];
     assert.equal(new URL(page.url()).searchParams.get('import'), api.id);

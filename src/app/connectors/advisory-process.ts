@@ -16,7 +16,7 @@ import type { ModelClass } from '../../core/model-class.ts';
 import { emitEvent } from '../events/events.ts';
 import { claimImport, failImport, finishImport, lastDecidedLine, pendingRows, writeDecisions, type ImportRecord, type PendingRow, type RowDecision } from './advisory.repo.ts';
 
-const BATCH = 2000;
+const BATCH = 1000;
 /** Progress frames at most this often (plus the final one): a 100,000-row import sends a handful. */
 const PROGRESS_EVERY_MS = 1000;
 

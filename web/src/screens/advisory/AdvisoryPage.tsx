@@ -19,6 +19,8 @@ export default function AdvisoryPage() {
   const [params, setParams] = useSearchParams();
   const selected = params.get('import');
   const [file, setFile] = useState<File | null>(null);
+  // Bumped after an upload so the file picker comes back empty.
+  const [picker, setPicker] = useState(0);
   const [failure, setFailure] = useState('');
   const [exportFailure, setExportFailure] = useState('');
   const [exporting, setExporting] = useState(false);
@@ -37,6 +39,7 @@ export default function AdvisoryPage() {
     mutationFn: (f: File) => uploadFile<AdvisoryImport>(`/api/advisory/imports?filename=${encodeURIComponent(f.name)}`, f, /\.csv$/i.test(f.name) ? 'text/csv' : 'application/x-ndjson'),
     onSuccess: (imp) => {
       setFile(null);
+      setPicker((n) => n + 1);
       void qc.invalidateQueries({ queryKey: ['advisory', 'imports'] });
       setParams({ import: imp.id });
     },
@@ -72,7 +75,7 @@ export default function AdvisoryPage() {
           }}
         >
           <label htmlFor="advisory-file">Call history (NDJSON or CSV, up to 100,000 lines)</label>
-          <input id="advisory-file" name="file" type="file" accept=".ndjson,.jsonl,.json,.csv,text/csv,application/x-ndjson" aria-describedby="advisory-file-help" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+          <input key={picker} id="advisory-file" name="file" type="file" accept=".ndjson,.jsonl,.json,.csv,text/csv,application/x-ndjson" aria-describedby="advisory-file-help" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
           <p id="advisory-file-help" className="muted">
             NDJSON: one logged call per line as <code>{'{request, response}'}</code> in the OpenAI, Anthropic or Gemini format, or an OpenAI Batch output file. CSV: the header <code>timestamp,provider,model,prompt,completion,input_tokens,output_tokens</code>.
           </p>
