@@ -8,6 +8,7 @@ import { BRANDS, type ProviderKey } from '../../core/providers.ts';
 import { UpstreamClient } from '../../infra/upstream.ts';
 import * as accounting from './accounting.ts';
 import { HealthTracker } from './health.ts';
+import { ConversationPins } from './conversations.ts';
 import type { CallDeps } from './pipeline.ts';
 import { configuredProviders } from './providers.ts';
 
@@ -22,5 +23,6 @@ export function buildCallDeps(cfg: Config, simUrl: string | null, rules: () => r
     upstream: new UpstreamClient({ connectTimeoutMs: cfg.UPSTREAM_CONNECT_TIMEOUT_MS, timeoutMs: cfg.UPSTREAM_TIMEOUT_MS }),
     accounting,
     rules,
+    pins: new ConversationPins(),
   };
 }

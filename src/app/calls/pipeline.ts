@@ -22,6 +22,7 @@ import { pumpStream, type StreamSink } from './stream.ts';
 import type { CallContext, Reservation, SettleFacts } from './accounting.ts';
 import { explainRefusal } from './affordability.ts';
 import { passThroughBody, upstreamRequest } from './upstream-request.ts';
+import { continuedClass, pinnedFirst, type ConversationPin, type ConversationPins } from './conversations.ts';
 import type { CallRequest, JsonOutcome, StreamedOutcome } from './call-request.ts';
 
 export type { CallRequest, JsonOutcome, StreamedOutcome, Surface } from './call-request.ts';
@@ -43,6 +44,8 @@ export interface CallDeps {
   accounting: typeof import('./accounting.ts');
   /** Layer 3 rules in force (read by Layers 1 and 2). */
   rules: () => readonly import('../../core/routing/rules.ts').Layer3Rule[];
+  /** Thread continuity: each conversation's class and endpoint (conversations.ts). */
+  pins: ConversationPins;
 }
 
 interface Attempt {
@@ -66,19 +69,20 @@ export async function runCall(s: Services, deps: CallDeps, req: CallRequest, sin
   const now = s.clock.now().getTime();
   const rules = deps.rules();
   const decision = decideLayer1(call, { qualityFloor: ctx.qualityFloor, rules, now });
+  const pin = req.conversationId ? deps.pins.get(ctx.tenantId, req.conversationId, now) : undefined;
 
   if (call.stream) {
-    const attempt = await startAttempt(s, deps, req, call, ctx, decision, decision.modelClass, null);
+    const attempt = await startAttempt(s, deps, req, call, ctx, decision, continuedClass(decision.modelClass, pin), pin);
     const sent = await deliverStream(s, deps, req, call, ctx, attempt, sink);
     return sent;
   }
 
   // Non-streamed: the answer is checked before the user sees it, and escalated one rung at a time.
   const attempts: Array<{ a: Attempt; res: CanonicalResponse; raw: Record<string, unknown> | null; qa: QaScore; score: number; saved: bigint | null; debited: bigint }> = [];
-  let modelClass: ModelClass = decision.modelClass;
+  let modelClass: ModelClass = continuedClass(decision.modelClass, pin);
   let parentId: string | null = null;
   for (let i = 0; i <= MAX_ESCALATIONS; i++) {
-    const a = await startAttempt(s, deps, req, call, ctx, decision, modelClass, parentId);
+    const a = await startAttempt(s, deps, req, call, ctx, decision, modelClass, parentId === null ? pin : undefined);
     const res = await deliverJson(s, deps, req, call, ctx, a, parentId, i + 1);
     const qa = inlineCheck(call, res.response);
     const score = overallScore(qa);
@@ -106,6 +110,7 @@ export async function runCall(s: Services, deps: CallDeps, req: CallRequest, sin
     if (x.score >= best.score) best = x;
     debited += x.debited;
   }
+  if (req.conversationId) deps.pins.record(ctx.tenantId, req.conversationId, best.a.modelClass, best.a.endpoint.key, now);
   const body = best.raw ? passThroughBody(best.raw, call) : client.renderResponse(best.res, call);
   if (req.onDelivered) await req.onDelivered(call, best.a.callId, body).catch((e: unknown) => s.log.warn(e, 'after-delivery step failed'));
   return {
@@ -155,7 +160,7 @@ async function startAttempt(
   ctx: CallContext,
   decision: Layer1Decision,
   modelClass: ModelClass,
-  _parentId: string | null,
+  pin: ConversationPin | undefined,
 ): Promise<Attempt & { endpoints: RankedEndpoint[] }> {
   const candidates = deps.candidates[scopeOf(req)];
   if (candidates.length === 0) throw appError('upstream_unconfigured');
@@ -173,7 +178,7 @@ async function startAttempt(
   if (choice.endpoints.length === 0) {
     throw appError('upstream_unconfigured', 'No configured upstream endpoint can serve this request');
   }
-  const endpoints = choice.endpoints.slice(0, MAX_FAILOVER);
+  const endpoints = pinnedFirst(choice.endpoints, pin).slice(0, MAX_FAILOVER);
   const inputTokens = estimateInputTokens(call);
   let worst = 0n;
   let dearest: RankedEndpoint | null = null;
@@ -382,6 +387,7 @@ async function deliverStream(
       f.qa = null;
       f.escalated = false;
       await deps.accounting.settleAttempt(s, f);
+      if (req.conversationId) deps.pins.record(ctx.tenantId, req.conversationId, attempt.modelClass, attempt.endpoint.key, s.clock.now().getTime());
       if (counted.complete && req.onDelivered) {
         await req.onDelivered(call, attempt.callId, null).catch((e: unknown) => s.log.warn(e, 'after-delivery step failed'));
       }
