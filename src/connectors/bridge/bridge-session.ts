@@ -88,6 +88,11 @@ export class BridgeSession {
   refresh(): Promise<string> {
     this.refreshing ??= (async () => {
       try {
+        // Another bridge process (`switchboard bridge mcp`) may have rotated the token since this
+        // one read it: start from what is saved, so a stale token is never presented (a reuse
+        // would end the session).
+        const latest = this.store.load();
+        if (latest && latest.sessionId === this.signIn.sessionId) this.signIn = latest;
         const r = await post<{ accessToken: string; refreshToken: string }>(`${this.baseUrl}/api/auth/refresh`, { refreshToken: this.signIn.refreshToken });
         if (r.status === 401) {
           this.store.clear();
@@ -107,11 +112,30 @@ export class BridgeSession {
     return this.refreshing;
   }
 
+  get signInState(): StoredSignIn {
+    return this.signIn;
+  }
+
+  /** Remember (or forget) the service key of the bridge's MCP server with the sign-in. */
+  saveServiceKey(key: { key: string; id: string } | null): void {
+    const latest = this.store.load();
+    const base = latest && latest.sessionId === this.signIn.sessionId ? latest : this.signIn;
+    this.signIn = { ...base, serviceKey: key?.key, serviceKeyId: key?.id };
+    this.store.save(this.signIn);
+  }
+
   /** GET an /api resource as the signed-in user; one refresh and retry on a 401. */
-  async get<T>(path: string): Promise<T> {
+  get<T>(path: string): Promise<T> {
+    return this.send<T>('GET', path);
+  }
+
+  /** Call an /api resource as the signed-in user; one refresh and retry on a 401. */
+  async send<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
     for (let i = 0; ; i++) {
       const token = i === 0 ? await this.accessToken() : await this.refresh();
-      const res = await fetch(this.baseUrl + path, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, signal: AbortSignal.timeout(20_000) });
+      const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const res = await fetch(this.baseUrl + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(20_000) });
       if (res.status === 401 && i === 0) continue;
       const env = (await res.json().catch(() => null)) as Envelope<T> | null;
       if (!res.ok || !env?.success) throw new Error(`${path}: ${env?.error ?? res.status}`);

@@ -11,6 +11,9 @@ export interface StoredSignIn {
   sessionId: string;
   deviceName: string;
   tenantId: string;
+  /** The service key the bridge minted for its local MCP server (`switchboard bridge mcp`). */
+  serviceKey?: string;
+  serviceKeyId?: string;
 }
 
 export class FileCredentialStore {

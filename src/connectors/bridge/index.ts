@@ -4,8 +4,10 @@
 //   switchboard bridge login    sign in (again) and exit
 //   switchboard bridge logout   forget the sign-in on this machine (end the session on /security)
 //   switchboard bridge status   who is signed in, and whether the session still stands
-// Not in this build (docs/decisions.md, "Desktop bridge"): the tray icon and menu, the OS keychain
-// (a 0600 file is used), and serving MCP clients with the bridge's own credentials.
+//   switchboard bridge mcp      the stdio MCP server for local MCP clients, on the bridge's own
+//                               credentials (bridge-mcp.ts), calls on channel `bridge`
+// Not in this build (docs/decisions.md, "Desktop bridge toolkit"): the tray icon and menu, and the OS
+// keychain (a 0600 file is used).
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { ConnectorConfig } from '../../config.ts';
@@ -14,8 +16,7 @@ import { BridgeSession, deviceSignIn, SignedOut } from './bridge-session.ts';
 import { DesktopNotifier } from './desktop-notifier.ts';
 import { EventWatch } from './event-watch.ts';
 import { ALERT_TYPES, alertFor, type Alert } from './alerts.ts';
-
-const EXIT_SIGNED_OUT = 77;
+import { bridgeMcpCommand, EXIT_SIGNED_OUT, ensureBridgeKey, revokeBridgeKey } from './bridge-mcp.ts';
 
 function configDir(cfg: ConnectorConfig): string {
   if (cfg.SWITCHBOARD_CONFIG_DIR) return cfg.SWITCHBOARD_CONFIG_DIR;
@@ -45,10 +46,15 @@ export async function bridgeCommand(cfg: ConnectorConfig, sub: string | undefine
   };
 
   switch (sub) {
-    case 'logout':
+    case 'mcp':
+      return bridgeMcpCommand(store);
+    case 'logout': {
+      const s = store.load();
+      if (s) await revokeBridgeKey(new BridgeSession(s, store, () => undefined)).catch((e) => log(`switchboard bridge: the bridge's service key could not be revoked (${e instanceof Error ? e.message : e}); revoke "Desktop bridge (${s.deviceName})" on the keys page`));
       store.clear();
       log('switchboard bridge: signed out on this machine (end the session itself on the Security page)');
       return;
+    }
     case 'login':
       await signIn();
       log('switchboard bridge: signed in');
@@ -73,7 +79,7 @@ export async function bridgeCommand(cfg: ConnectorConfig, sub: string | undefine
     case 'run':
       break;
     default:
-      log(`switchboard bridge: unknown command '${sub}'. Use: switchboard bridge [login | logout | status]`);
+      log(`switchboard bridge: unknown command '${sub}'. Use: switchboard bridge [login | logout | status | mcp]`);
       process.exit(64);
   }
 
@@ -92,6 +98,12 @@ export async function bridgeCommand(cfg: ConnectorConfig, sub: string | undefine
     const me = await session.get<{ id: string; email: string }>('/api/users/me');
     const projects = (await session.get<{ items: Array<{ id: string; name: string }> }>('/api/projects?limit=200')).items;
     const names = new Map(projects.map((p) => [p.id, p.name]));
+    // The key local MCP clients use through `switchboard bridge mcp`, made now by the one process
+    // that rotates the refresh token (a member who may not create keys still gets notifications).
+    await ensureBridgeKey(session).catch((e) => {
+      if (e instanceof SignedOut) throw e;
+      log(`switchboard bridge: no service key for local MCP clients (${e instanceof Error ? e.message : e}); “switchboard bridge mcp” will try again`);
+    });
     log(`switchboard bridge: signed in as ${me.email} on "${session.deviceName}"; watching ${projects.length} project(s)`);
     await desktop({ summary: 'Switchboard bridge is on', body: `Signed in as ${me.email}. Alerts of ${projects.length} project(s) will show here.`, urgency: 'normal' });
     // Tenant-wide alerts reach every stream: shown once.
