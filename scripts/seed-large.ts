@@ -18,6 +18,7 @@ import { allModels, savings, type PricedModel } from '../src/core/pricing/index.
 import { COMPLEXITIES, TASK_FAMILIES } from '../src/core/routing/vocabulary.ts';
 import { ROUTING_TABLE_VERSION } from '../src/core/routing/routing-table.ts';
 import type { ProviderKey } from '../src/core/providers.ts';
+import { qaDocument } from '../src/core/quality/index.ts';
 import { rollUpLedger } from '../src/app/money/ledger-rollups.repo.ts';
 
 const DAY = 86_400_000;
@@ -100,7 +101,7 @@ export async function seedLargeHistory(db: Db, secret: Buffer, o: SeedLargeOptio
     shape: [] as string[], stream: [] as boolean[], family: [] as string[], complexity: [] as string[], model_class: [] as string[], provider_key: [] as string[],
     model_id: [] as string[], region: [] as string[], benchmark_provider: [] as string[], methodology: [] as string[], actual: [] as string[], baseline: [] as string[],
     pricing: [] as string[], debited: [] as string[], input_tokens: [] as number[], output_tokens: [] as number[], latency: [] as number[], excerpt: [] as string[],
-    ledger_entry_id: [] as string[], created_at: [] as string[],
+    ledger_entry_id: [] as string[], created_at: [] as string[], qa: [] as string[],
   };
   const clear = (cols: Record<string, unknown[]>) => {
     for (const k of Object.keys(cols)) cols[k]!.length = 0;
@@ -150,17 +151,17 @@ export async function seedLargeHistory(db: Db, secret: Buffer, o: SeedLargeOptio
           insert into call_logs (id, tenant_id, project_id, parent_call_id, attempt, escalated, status, channel, client_shape, stream, task_family, complexity,
             model_class, routing_table_version, routing_rules, provider_key, model_id, region, benchmark_provider, benchmark_methodology_version,
             actual_cost_usd_micros, baseline_cost_usd_micros, benchmark_pricing_version, debited_micros, input_tokens, output_tokens, latency_ms,
-            prompt_excerpt, ledger_entry_id, created_at)
+            prompt_excerpt, ledger_entry_id, created_at, qa, qa_scored_at)
           select u.id, ${o.tenantId}::uuid, u.project_id, u.parent, u.attempt, u.escalated, 'succeeded', u.channel, u.shape, u.stream, u.family, u.complexity,
                  u.model_class, ${ROUTING_TABLE_VERSION}, '[]'::jsonb, u.provider_key, u.model_id, u.region, u.benchmark_provider, u.methodology,
-                 u.actual, u.baseline, u.pricing, u.debited, u.input_tokens, u.output_tokens, u.latency, u.excerpt, u.ledger_entry_id, u.created_at
+                 u.actual, u.baseline, u.pricing, u.debited, u.input_tokens, u.output_tokens, u.latency, u.excerpt, u.ledger_entry_id, u.created_at, u.qa, u.created_at
             from unnest(${c.id}::uuid[], ${c.project_id}::uuid[], ${c.parent}::uuid[], ${c.attempt}::int[], ${c.escalated}::boolean[], ${c.channel}::text[],
                         ${c.shape}::text[], ${c.stream}::boolean[], ${c.family}::text[], ${c.complexity}::text[], ${c.model_class}::text[], ${c.provider_key}::text[],
                         ${c.model_id}::text[], ${c.region}::text[], ${c.benchmark_provider}::text[], ${c.methodology}::text[], ${c.actual}::bigint[],
                         ${c.baseline}::bigint[], ${c.pricing}::text[], ${c.debited}::bigint[], ${c.input_tokens}::int[], ${c.output_tokens}::int[],
-                        ${c.latency}::int[], ${c.excerpt}::text[], ${c.ledger_entry_id}::uuid[], ${c.created_at}::timestamptz[])
+                        ${c.latency}::int[], ${c.excerpt}::text[], ${c.ledger_entry_id}::uuid[], ${c.created_at}::timestamptz[], ${c.qa}::jsonb[])
               as u(id, project_id, parent, attempt, escalated, channel, shape, stream, family, complexity, model_class, provider_key, model_id, region,
-                   benchmark_provider, methodology, actual, baseline, pricing, debited, input_tokens, output_tokens, latency, excerpt, ledger_entry_id, created_at)`.execute(tx);
+                   benchmark_provider, methodology, actual, baseline, pricing, debited, input_tokens, output_tokens, latency, excerpt, ledger_entry_id, created_at, qa)`.execute(tx);
       }
       await tx
         .updateTable('wallets')
@@ -208,6 +209,10 @@ export async function seedLargeHistory(db: Db, secret: Buffer, o: SeedLargeOptio
       c.methodology.push(sv.methodologyVersion); c.actual.push(sv.actualCostMicros.toString()); c.baseline.push((sv.baselineCostMicros ?? 0n).toString());
       c.pricing.push(sv.pricingVersion); c.debited.push(sv.actualCostMicros.toString()); c.input_tokens.push(usage.inputTokens); c.output_tokens.push(usage.outputTokens);
       c.latency.push(300 + Math.floor(rand() * 2_000)); c.excerpt.push(`${EXCERPTS[Math.floor(rand() * EXCERPTS.length)]} (#${i})`);
+      // Scored inline as settlement scores it (D5a); the first attempt of an escalated call fell below the floor.
+      const below = escalate && a === 1;
+      const q = below ? { accuracy: 0.4, structure: 0.6, hallucinationRisk: 0.3, instructionFidelity: 0.4 } : { accuracy: 0.9, structure: 0.95, hallucinationRisk: 0.05, instructionFidelity: 0.9 };
+      c.qa.push(JSON.stringify(qaDocument(q, below ? ['the answer missed the requested format'] : [], 0.6, 'inline')));
       c.ledger_entry_id.push(entryId); c.created_at.push(at);
       parent = callId;
     }
