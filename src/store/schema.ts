@@ -474,6 +474,8 @@ export interface InsightsLedgerHourlyTable {
   actual_micros: bigint;
   calls: bigint;
   escalations: bigint;
+  attempts: Generated<bigint>;
+  tokens: Generated<bigint>;
 }
 
 export interface InsightsCallsDailyTable {

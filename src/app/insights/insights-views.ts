@@ -106,11 +106,10 @@ export async function usageRollups(s: Services, tenantId: string, days = 30) {
       .map((r) => ({ key: r.key, name: names.get(r.key)!, calls: r.attempts, tokens: r.tokens, burn: r.debited }))
       .sort(byBurn),
   };
-  const byHour = await sql<{ key: string; calls: bigint; tokens: bigint; burn: bigint }>`
-    select to_char(date_trunc('hour', c.created_at at time zone 'UTC'), 'YYYY-MM-DD"T"HH24:00:00"Z"') as key, count(*) as calls,
-           sum(c.input_tokens + c.output_tokens)::bigint as tokens, coalesce(sum(c.debited_micros), 0)::bigint as burn
-      from call_logs c where c.tenant_id = ${tenantId} and c.status = 'succeeded' and c.created_at >= ${new Date(now.getTime() - 2 * DAY)}
-     group by 1 order by 1`.execute(s.db);
+  // The last 48 hours by UTC hour, from the ledger's hourly buckets: succeeded attempts, their
+  // tokens and their debits.
+  const hours = await ledgerSums(s.db, tenantId, new Date(now.getTime() - 2 * DAY), until, 'hour', { calls: true });
+  const byHour = { rows: hours.filter((r) => r.attempts > 0n).map((r) => ({ key: r.key, calls: r.attempts, tokens: r.tokens, burn: r.burn })) };
   const row = (r: { calls: bigint; tokens: bigint; burn: bigint }) => ({ calls: Number(r.calls), tokens: r.tokens.toString(), serviceBurnMicros: r.burn.toString() });
   return {
     windowDays: days,

@@ -31,8 +31,11 @@ export interface Sums {
   actual: bigint;
   calls: bigint;
   escalations: bigint;
+  /** Succeeded attempts (entries with their call-log row) and their tokens. */
+  attempts: bigint;
+  tokens: bigint;
 }
-export type GroupBy = 'none' | 'day' | 'project';
+export type GroupBy = 'none' | 'day' | 'hour' | 'project';
 
 /** The bucket of entries without a project (none today: every AI_USAGE entry has one). */
 const NO_PROJECT = '00000000-0000-0000-0000-000000000000';
@@ -41,9 +44,17 @@ const floorHour = (d: Date) => new Date(Math.floor(d.getTime() / HOUR) * HOUR);
 const ceilHour = (d: Date) => new Date(Math.ceil(d.getTime() / HOUR) * HOUR);
 
 const rawKey = (g: GroupBy): RawBuilder<string> =>
-  g === 'day' ? sql<string>`to_char(l.created_at at time zone 'UTC', 'YYYY-MM-DD')` : g === 'project' ? sql<string>`l.project_id::text` : sql<string>`''`;
+  g === 'day'
+    ? sql<string>`to_char(l.created_at at time zone 'UTC', 'YYYY-MM-DD')`
+    : g === 'hour'
+      ? sql<string>`to_char(date_trunc('hour', l.created_at at time zone 'UTC'), 'YYYY-MM-DD"T"HH24:00:00"Z"')`
+      : g === 'project' ? sql<string>`l.project_id::text` : sql<string>`''`;
 const bucketKey = (g: GroupBy): RawBuilder<string> =>
-  g === 'day' ? sql<string>`to_char(b.hour at time zone 'UTC', 'YYYY-MM-DD')` : g === 'project' ? sql<string>`nullif(b.project_id, ${NO_PROJECT}::uuid)::text` : sql<string>`''`;
+  g === 'day'
+    ? sql<string>`to_char(b.hour at time zone 'UTC', 'YYYY-MM-DD')`
+    : g === 'hour'
+      ? sql<string>`to_char(b.hour at time zone 'UTC', 'YYYY-MM-DD"T"HH24:00:00"Z"')`
+      : g === 'project' ? sql<string>`nullif(b.project_id, ${NO_PROJECT}::uuid)::text` : sql<string>`''`;
 
 const MONEY_SUMS = sql`
   coalesce(sum(-l.amount_micros), 0)::bigint as burn,
@@ -52,9 +63,11 @@ const MONEY_SUMS = sql`
   coalesce(sum(l.actual_cost_usd_micros) filter (where l.baseline_cost_usd_micros is not null), 0)::bigint as actual`;
 const RAW_SUMS = sql`${MONEY_SUMS},
   count(*) filter (where c.parent_call_id is null)::bigint as calls,
-  count(*) filter (where c.escalated)::bigint as escalations`;
-/** Money only: no call-log lookup per entry (calls and escalations read 0). */
-const MONEY_ONLY = sql`${MONEY_SUMS}, 0::bigint as calls, 0::bigint as escalations`;
+  count(*) filter (where c.escalated)::bigint as escalations,
+  count(c.id)::bigint as attempts,
+  coalesce(sum(c.input_tokens + c.output_tokens), 0)::bigint as tokens`;
+/** Money only: no call-log lookup per entry (calls, escalations, attempts and tokens read 0). */
+const MONEY_ONLY = sql`${MONEY_SUMS}, 0::bigint as calls, 0::bigint as escalations, 0::bigint as attempts, 0::bigint as tokens`;
 
 /** Exact sums of a tenant's AI_USAGE entries with from <= created_at < to, whole or grouped. */
 export async function ledgerSums(
@@ -79,7 +92,9 @@ export async function ledgerSums(
     parts.push(sql`
       select ${bucketKey(groupBy)} as key, sum(b.burn_micros)::bigint as burn, sum(b.compared_burn_micros)::bigint as compared,
              sum(b.baseline_micros)::bigint as baseline, sum(b.actual_micros)::bigint as actual, ${withCalls ? sql`sum(b.calls)::bigint` : sql`0::bigint`} as calls,
-             ${withCalls ? sql`sum(b.escalations)::bigint` : sql`0::bigint`} as escalations
+             ${withCalls ? sql`sum(b.escalations)::bigint` : sql`0::bigint`} as escalations,
+             ${withCalls ? sql`sum(b.attempts)::bigint` : sql`0::bigint`} as attempts,
+             ${withCalls ? sql`sum(b.tokens)::bigint` : sql`0::bigint`} as tokens
         from insights_ledger_hourly b
        where b.tenant_id = ${tenantId} and b.hour >= ${a} and b.hour < ${b}
        group by 1`);
@@ -106,10 +121,11 @@ export async function ledgerSums(
   }
   const r = await sql<Sums>`
     select key, sum(burn)::bigint as burn, sum(compared)::bigint as compared, sum(baseline)::bigint as baseline,
-           sum(actual)::bigint as actual, sum(calls)::bigint as calls, sum(escalations)::bigint as escalations
+           sum(actual)::bigint as actual, sum(calls)::bigint as calls, sum(escalations)::bigint as escalations,
+           sum(attempts)::bigint as attempts, sum(tokens)::bigint as tokens
       from (${sql.join(parts, sql` union all `)}) x
      group by key order by key`.execute(db);
-  if (groupBy === 'none' && r.rows.length === 0) return [{ key: '', burn: 0n, compared: 0n, baseline: 0n, actual: 0n, calls: 0n, escalations: 0n }];
+  if (groupBy === 'none' && r.rows.length === 0) return [{ key: '', burn: 0n, compared: 0n, baseline: 0n, actual: 0n, calls: 0n, escalations: 0n, attempts: 0n, tokens: 0n }];
   return r.rows;
 }
 
@@ -146,7 +162,7 @@ async function rollUpChunk(db: Kysely<DB>, tenantId: string, upTo: bigint): Prom
     const to = from + CHUNK < upTo ? from + CHUNK : upTo;
     const r = await sql<{ n: bigint }>`
       with added as (
-        insert into insights_ledger_hourly as b (tenant_id, hour, project_id, burn_micros, compared_burn_micros, baseline_micros, actual_micros, calls, escalations)
+        insert into insights_ledger_hourly as b (tenant_id, hour, project_id, burn_micros, compared_burn_micros, baseline_micros, actual_micros, calls, escalations, attempts, tokens)
         select ${tenantId}::uuid, (date_trunc('hour', l.created_at at time zone 'UTC') at time zone 'UTC'), coalesce(l.project_id, ${NO_PROJECT}::uuid), ${RAW_SUMS}
           from ledger_entries l left join call_logs c on c.id = l.call_id
          where l.tenant_id = ${tenantId} and l.seq > ${from} and l.seq <= ${to} and l.event_type = 'AI_USAGE'
@@ -157,7 +173,9 @@ async function rollUpChunk(db: Kysely<DB>, tenantId: string, upTo: bigint): Prom
           baseline_micros = b.baseline_micros + excluded.baseline_micros,
           actual_micros = b.actual_micros + excluded.actual_micros,
           calls = b.calls + excluded.calls,
-          escalations = b.escalations + excluded.escalations
+          escalations = b.escalations + excluded.escalations,
+          attempts = b.attempts + excluded.attempts,
+          tokens = b.tokens + excluded.tokens
         returning 1)
       select count(*)::bigint as n from added`.execute(tx);
     await rollUpCalls(tx, tenantId, from, to);

@@ -83,7 +83,7 @@ describe('insights rollups', () => {
     const w = await srv.services.db.selectFrom('wallets').select('ledger_seq').where('tenant_id', '=', t.tenantId).executeTakeFirstOrThrow();
     assert.ok(w.ledger_seq > st.last_seq, 'the proxy calls are not rolled up yet');
     for (const [what, from, to] of ranges(srv.clock.now())) {
-      for (const g of ['none', 'day', 'project'] as const) {
+      for (const g of ['none', 'day', 'hour', 'project'] as const) {
         assert.deepEqual(await ledgerSums(srv.services.db, t.tenantId, from, to, g, { calls: true }), await scan(from, to, g), `${what}, grouped by ${g}`);
         assert.deepEqual(await ledgerSums(srv.services.db, t.tenantId, from, to, g), await scan(from, to, g, false), `${what}, grouped by ${g}, money only`);
       }
@@ -102,7 +102,7 @@ describe('insights rollups', () => {
     const w = await srv.services.db.selectFrom('wallets').select('ledger_seq').where('tenant_id', '=', t.tenantId).executeTakeFirstOrThrow();
     assert.equal(st.last_seq, w.ledger_seq);
     for (const [what, from, to] of ranges(srv.clock.now())) {
-      for (const g of ['none', 'day', 'project'] as const) {
+      for (const g of ['none', 'day', 'hour', 'project'] as const) {
         assert.deepEqual(await ledgerSums(srv.services.db, t.tenantId, from, to, g, { calls: true }), await scan(from, to, g), `${what}, grouped by ${g}`);
         assert.deepEqual(await ledgerSums(srv.services.db, t.tenantId, from, to, g), await scan(from, to, g, false), `${what}, grouped by ${g}, money only`);
       }

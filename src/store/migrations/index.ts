@@ -23,6 +23,7 @@ import * as m018 from './018-pending-email.ts';
 import * as m025 from './025-insights-rollups.ts';
 import * as m025b from './025b-insights-calls.ts';
 import * as m025c from './025c-insights-ledger-hourly.ts';
+import * as m025d from './025d-insights-hourly-attempts.ts';
 import * as m020 from './020-advisory-imports.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
@@ -47,6 +48,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '025-insights-rollups': m025,
   '025b-insights-calls': m025b,
   '025c-insights-ledger-hourly': m025c,
+  '025d-insights-hourly-attempts': m025d,
   '020-advisory-imports': m020,
 };
 
