@@ -16,6 +16,7 @@ export const APP_ROUTES = [
   '/advisory',
   '/smartone',
   '/developer-zone',
+  '/integrations',
   '/admin/learning',
   '/admin/learning/budget',
   '/admin/webhooks',

@@ -333,3 +333,80 @@ describe('/developer-zone', () => {
     assert.equal(bad.body.success, false);
   });
 });
+
+describe('/integrations', () => {
+  const tilesApi = async () => Object.fromEntries((await api<{ items: Array<{ tool: string; status: string }> }>('GET', `/api/projects/${t.defaultProjectId}/integrations`)).items.map((x) => [x.tool, x.status]));
+  const tileText = (tool: string) => page.getByTestId(`tile-${tool}`).innerText();
+
+  test('one tile per tool with tier and the status of the API; the SDK wizard carries this URL and a fresh production key that works', async () => {
+    await nav('Integrations', '/integrations');
+    await page.getByTestId('tile-openai-sdk').waitFor();
+    const st = await tilesApi();
+    assert.equal(Object.keys(st).length, 8);
+    for (const [tool, status] of Object.entries(st)) assert.match(await tileText(tool), new RegExp(`Tier \\d\\s+${status}`));
+    assert.equal(st['browser-extension'], 'not configured', 'proxy traffic never connects the extension tile');
+    await checkA11y('integrations');
+
+    await page.getByLabel('Environment of new keys').selectOption('production');
+    await page.getByRole('button', { name: 'Set up OpenAI SDK (chat completions)' }).click();
+    const wiz = page.getByTestId('wizard');
+    await wiz.getByText('Step 1 of 4').waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'wizard-step', 'the wizard takes the focus');
+    await wiz.getByRole('button', { name: 'Next' }).click();
+    await wiz.getByText('2. Your key').waitFor();
+    await wiz.getByRole('button', { name: 'Next' }).press('Enter');
+    await wiz.getByText('3. Point the client at Switchboard').waitFor();
+    const code = await wiz.getByLabel('Snippet for openai (Node)', { exact: true }).innerText();
+    const base = srv.services.publicUrl.replace(/\/+$/, '');
+    assert.ok(code.includes(`${base}/v1`), code);
+    const key = /svc_live_\w+/.exec(code)![0];
+    const rec = (await api<{ items: Array<{ environment: string; prefix: string; projectId: string }> }>('GET', '/api/keys')).items.find((k) => key.startsWith(k.prefix))!;
+    assert.equal(rec.environment, 'production');
+    assert.equal(rec.projectId, t.defaultProjectId);
+    await checkA11y('integrations-wizard');
+    await new OpenAI({ baseURL: `${base}/v1`, apiKey: key, maxRetries: 0 }).chat.completions.create({ model: 'auto', messages: [{ role: 'user', content: 'Hello from the wizard.' }] });
+    await wiz.getByRole('button', { name: 'Next' }).click();
+    await wiz.getByRole('button', { name: 'Done' }).click();
+    await page.waitForFunction(() => /connected/.test(document.querySelector('[data-testid="tile-openai-sdk"]')?.textContent ?? '') && !/disconnected|not configured/.test(document.querySelector('[data-testid="tile-openai-sdk"]')?.textContent ?? ''));
+    assert.equal((await tilesApi())['openai-sdk'], 'connected');
+  });
+
+  test("each tile's test goes through its own path: Anthropic SDK on the messages surface, MCP through the MCP server; the extension says what to do and stays unconnected", async () => {
+    await page.getByRole('button', { name: 'Test Anthropic SDK (messages)' }).click();
+    await page.getByTestId('result-anthropic-sdk').getByText('Passed in').waitFor();
+    const rows = await srv.services.db.selectFrom('call_logs').select(['channel', 'key_id']).where('tenant_id', '=', t.tenantId).where('channel', 'like', '%connection-test').execute();
+    assert.deepEqual(rows.map((r) => r.channel), ['proxy:messages:connection-test']);
+    assert.equal((await tilesApi())['anthropic-sdk'], 'connected');
+
+    await page.getByRole('button', { name: 'Test MCP server' }).click();
+    await page.getByTestId('result-mcp').getByText('Passed in').waitFor();
+    const mcp = await srv.services.db.selectFrom('call_logs').innerJoin('api_keys', 'api_keys.id', 'call_logs.key_id').select(['call_logs.channel', 'api_keys.name', 'api_keys.revoked_at']).where('call_logs.tenant_id', '=', t.tenantId).where('call_logs.channel', 'like', 'mcp%').execute();
+    assert.equal(mcp.length, 1);
+    assert.equal(mcp[0].channel, 'mcp:chat', 'the call came through the MCP server over HTTP');
+    assert.ok(mcp[0].revoked_at, "the test's own key is revoked after the test");
+    assert.equal((await tilesApi()).mcp, 'connected', 'and the tile stays connected');
+    await page.waitForFunction(() => !/not configured/.test(document.querySelector('[data-testid="tile-mcp"]')?.textContent ?? ''));
+
+    await page.getByRole('button', { name: 'Test Browser extension' }).click();
+    const ext = page.getByTestId('result-browser-extension');
+    await ext.waitFor();
+    assert.match(await ext.innerText(), /has not connected to this project yet.*options/s);
+    assert.equal((await tilesApi())['browser-extension'], 'not configured');
+    await checkA11y('integrations-tested');
+  });
+
+  test('the desktop bridge wizard is written for this deployment; copy-paste tests through its own path', async () => {
+    await page.getByRole('button', { name: 'Set up Desktop bridge' }).click();
+    const wiz = page.getByTestId('wizard');
+    await wiz.getByText('Step 1 of 4').waitFor();
+    await wiz.getByRole('button', { name: 'Next' }).click();
+    await wiz.getByText('2. Start the bridge').waitFor();
+    const snippet = await wiz.getByLabel('Snippet for shell', { exact: true }).innerText();
+    assert.ok(snippet.includes('switchboard bridge') && snippet.includes(new URL(srv.url).origin), snippet);
+    await page.getByRole('button', { name: 'Test Copy-paste' }).click();
+    await page.getByTestId('result-copy-paste').getByText('Passed in').waitFor();
+    const cp = await srv.services.db.selectFrom('call_logs').select('channel').where('tenant_id', '=', t.tenantId).where('channel', '=', 'copy-paste:connection-test').execute();
+    assert.equal(cp.length, 1);
+    assertNoModelIds(await textOf(page), '/integrations');
+  });
+});

@@ -25,6 +25,7 @@ export const SCREENS: Screen[] = [
   { path: '/settings/ledger', title: 'Ledger', area: 'app', nav: true, component: lazy(() => import('./screens/settings-ledger/LedgerPage.tsx')) },
   { path: '/admin/learning', title: 'Learning plane', area: 'app', adminNav: true, component: lazy(() => import('./screens/admin-learning/AdminLearningPage.tsx')) },
   { path: '/smartone', title: 'SmartOne', area: 'app', nav: true, component: lazy(() => import('./screens/smartone/SmartonePage.tsx')) },
+  { path: '/integrations', title: 'Integrations', area: 'app', nav: true, component: lazy(() => import('./screens/integrations/IntegrationsPage.tsx')) },
   { path: '/developer-zone', title: 'Developer zone', area: 'app', nav: true, component: lazy(() => import('./screens/developer-zone/DeveloperZonePage.tsx')) },
   { path: '/copy-paste', title: 'Copy-paste', area: 'app', nav: true, component: lazy(() => import('./screens/copy-paste/CopyPastePage.tsx')) },
   { path: '/advisory', title: 'Advisory', area: 'app', nav: true, component: lazy(() => import('./screens/advisory/AdvisoryPage.tsx')) },

@@ -18,6 +18,8 @@ export interface CopyPasteInput {
   projectId: string;
   prompt: string;
   system?: string | null;
+  /** The call log's channel: `copy-paste`, or `copy-paste:connection-test` for the tile's test. */
+  channel?: string;
   signal: AbortSignal;
 }
 
@@ -33,7 +35,7 @@ export async function copyPaste(s: Services, input: CopyPasteInput) {
       shape: 'openai',
       surface: 'chat',
       vendorLocked: false,
-      channel: 'copy-paste',
+      channel: input.channel ?? 'copy-paste',
       principal: { keyId: null, tenantId: input.tenantId, projectId: project.id, environment: 'production', expiresAt: null, revokedAt: null },
       signal: input.signal,
       body: { model: 'auto', messages },

@@ -10,6 +10,7 @@ import { appError, AppError } from '../../core/errors.ts';
 import { getProject } from '../projects/projects.ts';
 import { connectorConnected, connectorDisconnected } from '../projects/stages.ts';
 import { runCall } from '../calls/pipeline.ts';
+import { copyPaste } from './copy-paste.ts';
 import { forgetTool, recordHeartbeat, TOOL_SOURCES, toolStatuses, type Channel } from './connector-status.ts';
 
 /** The tools of the integrations screen and their connector tier (spec §1 "Connector tiers"). */
@@ -42,50 +43,108 @@ export async function connectorSeen(s: Services, c: { tenantId: string; projectI
   if (fresh && tool) await connectorConnected(s, null, { tenantId: c.tenantId, projectId: c.projectId, tool, tier: TOOLS[tool].tier, reason: 'heartbeat' });
 }
 
-export async function testConnection(s: Services, input: { tenantId: string; projectId: string; tool: Tool; userId: string }) {
+/** What a connection test exercised and how it went (D14: each tile through its own path). */
+export interface ConnectionTestResult {
+  ok: boolean;
+  tool: Tool;
+  /** 'proxy:<surface>', 'mcp', 'copy-paste' or 'evidence' (a connector that runs on the user's machine and tests itself). */
+  path: string;
+  latencyMs: number;
+  callId: string | null;
+  error: string | null;
+  message: string;
+}
+
+/** Paths the HTTP layer provides: the MCP server runs in-process against this deployment's own address. */
+export interface ConnectionProbes {
+  mcp?: (project: { tenantId: string; projectId: string }) => Promise<{ callId: string }>;
+}
+
+const PROMPT = 'Connection test: reply with the single word OK.';
+const SDK_CALLS = {
+  'openai-sdk': { shape: 'openai', surface: 'chat', body: { model: 'connection-test', max_tokens: 16, messages: [{ role: 'user', content: PROMPT }] } },
+  'anthropic-sdk': { shape: 'anthropic', surface: 'messages', body: { model: 'connection-test', max_tokens: 16, messages: [{ role: 'user', content: PROMPT }] } },
+  'gemini-sdk': { shape: 'gemini', surface: 'generate', body: { contents: [{ role: 'user', parts: [{ text: PROMPT }] }], generationConfig: { maxOutputTokens: 16 } } },
+} as const;
+
+/** Self-testing connectors: what the user does on their machine, since the service cannot drive it. */
+const SELF_TESTED: Partial<Record<Tool, string>> = {
+  'browser-extension': 'The extension tests its own connection when you save its options (URL, key and enabled sites); a call from an enabled site does too.',
+  'desktop-bridge': 'The desktop bridge connects when you run `switchboard bridge` and approve its code at /device.',
+  advisory: 'The advisory tile connects with an import: upload a call history at /advisory or with `switchboard advisory <file>`.',
+};
+
+export async function testConnection(s: Services, input: { tenantId: string; projectId: string; tool: Tool; userId: string }, probes: ConnectionProbes = {}): Promise<ConnectionTestResult> {
   await getProject(s.db, input.tenantId, input.projectId);
-  const key = await s.db
-    .selectFrom('api_keys')
-    .select(['id', 'environment'])
-    .where('tenant_id', '=', input.tenantId)
-    .where('project_id', '=', input.projectId)
-    .where('revoked_at', 'is', null)
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', s.clock.now())]))
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  if (!key) throw appError('conflict', 'Create an API key for this project first: the test runs with one of its keys');
   const started = Date.now();
+  const tool = input.tool;
+  const done = (r: Omit<ConnectionTestResult, 'tool' | 'latencyMs'>): ConnectionTestResult => ({ tool, latencyMs: Date.now() - started, ...r });
+
+  const selfTest = SELF_TESTED[tool];
+  if (selfTest) {
+    // Never "connected" on the strength of some other path: only this connector's own evidence counts.
+    const st = (await toolStatuses(s, input.tenantId, input.projectId, [tool])).get(tool)!;
+    return st.status === 'connected'
+      ? done({ ok: true, path: 'evidence', callId: null, error: null, message: `${TOOLS[tool].name} was last heard from at ${st.lastSeenAt}.` })
+      : done({ ok: false, path: 'evidence', callId: null, error: `${TOOLS[tool].name} has not connected to this project${st.status === 'disconnected' ? ' recently' : ' yet'}.`, message: selfTest });
+  }
+
+  let callId: string;
+  let path: string;
+  let keyId: string | null = null;
   try {
-    const out = await runCall(
-      s,
-      s.calls,
-      {
-        shape: 'openai',
-        surface: 'chat',
-        vendorLocked: false,
-        // Attributed to the tool's own channel (`mcp:connection-test`), never counted as its traffic.
-        channel: `${TOOL_SOURCES[input.tool].channel}:connection-test`,
-        principal: { keyId: key.id, tenantId: input.tenantId, projectId: input.projectId, environment: key.environment, expiresAt: null, revokedAt: null },
-        signal: AbortSignal.timeout(30_000),
-        body: { model: 'connection-test', max_tokens: 16, messages: [{ role: 'user', content: 'Connection test: reply with the single word OK.' }] },
-      },
-      () => {
-        throw new Error('the connection test is not streamed');
-      },
-    );
-    if (out.kind !== 'json') throw appError('upstream_failed');
-    await sql`update projects set integrations = (select jsonb_agg(distinct v) from jsonb_array_elements_text(integrations || ${JSON.stringify([input.tool])}::jsonb) v), updated_at = ${s.clock.now()}
-               where id = ${input.projectId} and tenant_id = ${input.tenantId}`.execute(s.db);
-    await recordHeartbeat(s, { tenantId: input.tenantId, projectId: input.projectId, source: TOOL_SOURCES[input.tool].primary, keyId: key.id });
-    await connectorConnected(s, null, { tenantId: input.tenantId, projectId: input.projectId, tool: input.tool, tier: TOOLS[input.tool].tier, reason: 'connection_test', actorUserId: input.userId });
-    return { ok: true, tool: input.tool, latencyMs: Date.now() - started, callId: out.headers['x-service-call-id'], error: null };
-  } catch (e) {
-    if (e instanceof AppError && (e.status === 402 || e.status >= 500)) {
-      return { ok: false, tool: input.tool, latencyMs: Date.now() - started, callId: null, error: e.message };
+    if (tool === 'mcp') {
+      if (!probes.mcp) throw appError('upstream_unconfigured', 'The MCP connection test is not available on this server');
+      path = 'mcp';
+      callId = (await probes.mcp({ tenantId: input.tenantId, projectId: input.projectId })).callId;
+    } else if (tool === 'copy-paste') {
+      path = 'copy-paste';
+      callId = (await copyPaste(s, { tenantId: input.tenantId, userId: input.userId, projectId: input.projectId, prompt: PROMPT, channel: 'copy-paste:connection-test', signal: AbortSignal.timeout(30_000) })).callId;
+    } else {
+      const c = SDK_CALLS[tool as keyof typeof SDK_CALLS];
+      path = `proxy:${c.surface}`;
+      const key = await s.db
+        .selectFrom('api_keys')
+        .select(['id', 'environment'])
+        .where('tenant_id', '=', input.tenantId)
+        .where('project_id', '=', input.projectId)
+        .where('revoked_at', 'is', null)
+        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', s.clock.now())]))
+        .orderBy('created_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      if (!key) throw appError('conflict', 'Create a key for this project first (the setup wizard makes one): the test runs the way your SDK will, with a key');
+      keyId = key.id;
+      const out = await runCall(
+        s,
+        s.calls,
+        {
+          shape: c.shape,
+          surface: c.surface,
+          vendorLocked: false,
+          // Attributed to the tile's own surface (`proxy:messages:connection-test`), never counted as its traffic.
+          channel: `proxy:${c.surface}:connection-test`,
+          principal: { keyId: key.id, tenantId: input.tenantId, projectId: input.projectId, environment: key.environment, expiresAt: null, revokedAt: null },
+          parseCtx: c.shape === 'gemini' ? { model: 'connection-test', stream: false } : undefined,
+          signal: AbortSignal.timeout(30_000),
+          body: structuredClone(c.body),
+        },
+        () => {
+          throw new Error('the connection test is not streamed');
+        },
+      );
+      if (out.kind !== 'json') throw appError('upstream_failed');
+      callId = out.headers['x-service-call-id'];
     }
+  } catch (e) {
+    if (e instanceof AppError && (e.status === 402 || e.status >= 500)) return done({ ok: false, path: tool === 'mcp' ? 'mcp' : tool, callId: null, error: e.message, message: 'The test call did not go through.' });
     throw e;
   }
+  await sql`update projects set integrations = (select jsonb_agg(distinct v) from jsonb_array_elements_text(integrations || ${JSON.stringify([tool])}::jsonb) v), updated_at = ${s.clock.now()}
+             where id = ${input.projectId} and tenant_id = ${input.tenantId}`.execute(s.db);
+  await recordHeartbeat(s, { tenantId: input.tenantId, projectId: input.projectId, source: TOOL_SOURCES[tool].primary, keyId });
+  await connectorConnected(s, null, { tenantId: input.tenantId, projectId: input.projectId, tool, tier: TOOLS[tool].tier, reason: 'connection_test', actorUserId: input.userId });
+  return done({ ok: true, path, callId, error: null, message: `A test prompt went through ${TOOLS[tool].name}'s own path end to end and was billed like any call.` });
 }
 
 export async function removeIntegration(s: Services, input: { tenantId: string; projectId: string; tool: Tool; userId: string }) {
