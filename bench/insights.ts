@@ -12,7 +12,7 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDb } from '../src/store/db.ts';
@@ -163,7 +163,7 @@ async function main() {
       `# Insights with a large customer (${new Date().toISOString()})`,
       '',
       `One tenant with ${Number(rows.n).toLocaleString('en-US')} call-log rows and ${seeded.entries.toLocaleString('en-US')} sealed ledger entries over ${DAYS} days`,
-      `(scripts/seed-large.ts), Switchboard \`serve\` from the production bundle on embedded PostgreSQL, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}).`,
+      `(scripts/seed-large.ts), Switchboard \`serve\` from the production bundle on ${process.env.DATABASE_URL ? 'the PostgreSQL of DATABASE_URL' : 'embedded PostgreSQL'}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), load average ${loadavg()[0]!.toFixed(1)} at the end.`,
       `${REQUESTS} sequential requests per endpoint after 5 warm-up requests, each with a signed-in user's bearer token. Target: p95 under ${TARGET_P95_MS} ms.`,
       '',
       '| Endpoint | p50 ms | p95 ms | max ms | Verdict |',
