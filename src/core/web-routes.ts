@@ -9,6 +9,7 @@ export const APP_ROUTES = [
   '/summary',
   '/account',
   '/security',
+  '/notifications',
   '/billing',
   '/settings/ledger',
   '/device',

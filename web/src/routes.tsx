@@ -21,6 +21,7 @@ export const SCREENS: Screen[] = [
   { path: '/summary', title: 'Summary', area: 'app', nav: true, component: lazy(() => import('./screens/summary/SummaryPage.tsx')) },
   { path: '/account', title: 'Account', area: 'app', nav: true, component: lazy(() => import('./screens/account/AccountPage.tsx')) },
   { path: '/security', title: 'Security', area: 'app', nav: true, component: lazy(() => import('./screens/security/SecurityPage.tsx')) },
+  { path: '/notifications', title: 'Notifications', area: 'app', nav: true, component: lazy(() => import('./screens/notifications/NotificationsPage.tsx')) },
   { path: '/billing', title: 'Billing', area: 'app', nav: true, component: lazy(() => import('./screens/billing/BillingPage.tsx')) },
   { path: '/settings/ledger', title: 'Ledger', area: 'app', nav: true, component: lazy(() => import('./screens/settings-ledger/LedgerPage.tsx')) },
   { path: '/admin/learning', title: 'Learning plane', area: 'app', adminNav: true, component: lazy(() => import('./screens/admin-learning/AdminLearningPage.tsx')) },
