@@ -7,6 +7,7 @@ import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import { classRank, type ModelClass } from '../src/core/model-class.ts';
+import { HealthTracker } from '../src/app/calls/health.ts';
 import { startTestServer, tenantWithKey, type TestServer } from './harness.ts';
 
 let srv: TestServer;
@@ -74,6 +75,23 @@ describe('x-service-conversation-id keeps a thread on its class and endpoint', (
     });
   }
 
+  test('Responses API: a chain of previous_response_id is one thread (D19)', async () => {
+    const c = new OpenAI({ baseURL: `${srv.url}/v1`, apiKey: t.key, maxRetries: 0 });
+    const turn = async (input: string, previous?: string) => {
+      const { data, response } = await c.responses.create({ model: 'gpt-4o', input, ...(previous ? { previous_response_id: previous } : {}) }).withResponse();
+      return { id: data.id, modelClass: response.headers.get('x-service-model-class') as ModelClass, endpoint: await endpointOf(response.headers.get('x-service-call-id')) };
+    };
+    const alone = await turn(EASY);
+    const first = await turn(HARD);
+    assert.ok(classRank(first.modelClass) > classRank(alone.modelClass));
+    const second = await turn(EASY, first.id);
+    const third = await turn(EASY, second.id);
+    for (const next of [second, third]) {
+      assert.equal(next.modelClass, first.modelClass);
+      assert.equal(next.endpoint, first.endpoint);
+    }
+  });
+
   test('an endpoint that fails is left: the thread fails over and stays on the new endpoint, at its class', async () => {
     const conv = `thread-failover-${Date.now()}`;
     const first = await shapes.openai(HARD, conv);
@@ -84,6 +102,11 @@ describe('x-service-conversation-id keeps a thread on its class and endpoint', (
       assert.notEqual(moved.endpoint, first.endpoint);
       assert.ok(classRank(moved.modelClass) >= classRank(first.modelClass));
       srv.sim.faults.remove(rule);
+      // The failed endpoint is healthy again and would be Layer 2's first choice for a new thread…
+      srv.services.calls.health = new HealthTracker();
+      const fresh = await shapes.openai(HARD, `${conv}-fresh`);
+      assert.notEqual(fresh.endpoint, moved.endpoint, 'without a pin, Layer 2 ranks another endpoint first');
+      // …but the thread stays where it moved: its pin, not the ranking, picks the endpoint.
       const after = await shapes.openai(EASY, conv);
       assert.equal(after.endpoint, moved.endpoint, 'the thread stays where it moved');
     } finally {

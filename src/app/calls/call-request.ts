@@ -33,7 +33,13 @@ export interface CallRequest {
    * Runs once the answer is settled and before its last bytes leave: `body` is the rendered JSON
    * answer, or null for a stream (the caller reads it from its own encoder).
    */
-  onDelivered?: (call: CanonicalRequest, callId: string, body: Record<string, unknown> | null) => Promise<void>;
+  onDelivered?: (call: CanonicalRequest, callId: string, body: Record<string, unknown> | null, routed: Routed) => Promise<void>;
+}
+
+/** Where a delivered call went: its model class and Layer 2's endpoint key. */
+export interface Routed {
+  modelClass: import('../../core/model-class.ts').ModelClass;
+  endpointKey: string;
 }
 
 export interface JsonOutcome {

@@ -112,7 +112,7 @@ export async function runCall(s: Services, deps: CallDeps, req: CallRequest, sin
   }
   if (req.conversationId) deps.pins.record(ctx.tenantId, req.conversationId, best.a.modelClass, best.a.endpoint.key, now);
   const body = best.raw ? passThroughBody(best.raw, call) : client.renderResponse(best.res, call);
-  if (req.onDelivered) await req.onDelivered(call, best.a.callId, body).catch((e: unknown) => s.log.warn(e, 'after-delivery step failed'));
+  if (req.onDelivered) await req.onDelivered(call, best.a.callId, body, { modelClass: best.a.modelClass, endpointKey: best.a.endpoint.key }).catch((e: unknown) => s.log.warn(e, 'after-delivery step failed'));
   return {
     kind: 'json',
     status: 200,
@@ -389,7 +389,7 @@ async function deliverStream(
       await deps.accounting.settleAttempt(s, f);
       if (req.conversationId) deps.pins.record(ctx.tenantId, req.conversationId, attempt.modelClass, attempt.endpoint.key, s.clock.now().getTime());
       if (counted.complete && req.onDelivered) {
-        await req.onDelivered(call, attempt.callId, null).catch((e: unknown) => s.log.warn(e, 'after-delivery step failed'));
+        await req.onDelivered(call, attempt.callId, null, { modelClass: attempt.modelClass, endpointKey: attempt.endpoint.key }).catch((e: unknown) => s.log.warn(e, 'after-delivery step failed'));
       }
     },
   });

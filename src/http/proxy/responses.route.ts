@@ -54,9 +54,12 @@ function create(s: Services, vendorLocked: boolean) {
         }
         if (history) call.parseCtx = { ...call.parseCtx, history };
         if (!store) return;
-        call.onDelivered = async (canonical, callId, body) => {
+        call.onDelivered = async (canonical, callId, body, routed) => {
           const response = body ?? wire.lastEncoder()?.final() ?? null;
           if (!response || typeof response.id !== 'string') return;
+          // Thread continuity: a response that continues this one (previous_response_id) finds
+          // the thread's class and endpoint under its id.
+          s.calls.pins.record(principal.tenantId, response.id, routed.modelClass, routed.endpointKey, s.clock.now().getTime());
           await storeResponse(s, {
             id: response.id,
             tenantId: principal.tenantId,
