@@ -166,8 +166,14 @@ test('/account: profile, time zone by keyboard, e-mail change verified first, pa
   await page.getByText('Charles is now a member.').waitFor();
   await signInAs(mate.email, mate.password);
   // Their first team is their own; the shell's switcher takes them to the one they joined.
-  await page.getByTestId('tenant-name').click();
-  await page.getByRole('menuitem', { name: 'Analytical Engines (member)' }).click();
+  // By keyboard: the team button opens the menu, arrows pick the other team.
+  await page.getByTestId('tenant-name').focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('menuitem', { name: 'Analytical Engines (member)' }).waitFor();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('[data-testid="tenant-name"]')?.textContent?.startsWith('Analytical Engines'));
+  // The switch holds across a reload (the refresh cookie names the new team).
+  await page.reload();
   await page.waitForFunction(() => document.querySelector('[data-testid="tenant-name"]')?.textContent?.startsWith('Analytical Engines'));
   // The picture host, stood in for by the browser's own request routing (loopback only here).
   const avatarHits: string[] = [];
