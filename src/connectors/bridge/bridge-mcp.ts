@@ -2,14 +2,14 @@
 // desktop MCP client (Claude Desktop, Cursor, VS Code) launches instead of `switchboard mcp`, with
 // no key to paste. Its credential is the bridge's own: on the first need, the signed-in session
 // creates a service key named after the device ("Desktop bridge (<device>)", in the default
-// project, environment production) and keeps it with the sign-in (the 0600 file). Calls
+// project, environment production) and keeps it with the sign-in (OS keychain or 0600 file). Calls
 // name themselves `x-service-channel: bridge`, so they land in the call log and ledger on channel
 // `bridge`. Why a minted key and not the session's access token: see docs/decisions.md,
 // "Desktop bridge: MCP for local clients".
 import { serveMcp, EXIT_CREDENTIALS, EXIT_UNAVAILABLE } from '../mcp/index.ts';
 import { ServiceError } from '../mcp/service-client.ts';
 import { BridgeSession, SignedOut } from './bridge-session.ts';
-import type { FileCredentialStore } from './credential-store.ts';
+import type { CredentialStore } from './credential-store.ts';
 
 export const EXIT_SIGNED_OUT = 77;
 
@@ -18,7 +18,7 @@ export async function ensureBridgeKey(session: BridgeSession, fresh = false): Pr
   const have = session.signInState;
   if (have.serviceKey && !fresh) return have.serviceKey;
   const r = await session.send<{ key: string; record: { id: string } }>('POST', '/api/keys', { name: `Desktop bridge (${session.deviceName})`.slice(0, 120), environment: 'production' });
-  session.saveServiceKey({ key: r.key, id: r.record.id });
+  await session.saveServiceKey({ key: r.key, id: r.record.id });
   return r.key;
 }
 
@@ -29,11 +29,11 @@ export async function revokeBridgeKey(session: BridgeSession): Promise<void> {
   await session.send('DELETE', `/api/keys/${id}`);
 }
 
-export async function bridgeMcpCommand(store: FileCredentialStore): Promise<void> {
+export async function bridgeMcpCommand(store: CredentialStore): Promise<void> {
   const log = (line: string) => process.stderr.write(line + '\n');
   // stdout is the protocol stream: nothing else may reach it.
   console.log = console.info = console.debug = (...a: unknown[]) => log(a.map(String).join(' '));
-  const stored = store.load();
+  const stored = await store.load();
   if (!stored) {
     log('switchboard bridge mcp: this machine is not signed in. Run “switchboard bridge login” (or start “switchboard bridge”) once, then restart your MCP client.');
     process.exit(EXIT_SIGNED_OUT);

@@ -2,7 +2,7 @@
 // memory and refreshed before it expires (and once more on a 401), the rotated refresh token saved
 // at every refresh, and a clear signed-out state when the session is revoked or ends.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FileCredentialStore, StoredSignIn } from './credential-store.ts';
+import type { CredentialStore, StoredSignIn } from './credential-store.ts';
 
 export class SignedOut extends Error {}
 
@@ -36,7 +36,7 @@ export interface DevicePrompt {
 }
 
 /** RFC 8628 from the device's side: start, tell the person the code, poll until an answer. */
-export async function deviceSignIn(baseUrl: string, deviceName: string, store: FileCredentialStore, show: (p: DevicePrompt) => void): Promise<StoredSignIn> {
+export async function deviceSignIn(baseUrl: string, deviceName: string, store: CredentialStore, show: (p: DevicePrompt) => void): Promise<StoredSignIn> {
   const start = await post<DevicePrompt & { deviceCode: string; interval: number }>(`${baseUrl}/api/auth/device`, { deviceName });
   if (!start.env.success || !start.env.data) throw new Error(`Switchboard at ${baseUrl} refused the sign-in: ${start.env.error ?? start.status}`);
   const d = start.env.data;
@@ -48,7 +48,7 @@ export async function deviceSignIn(baseUrl: string, deviceName: string, store: F
     const r = await post<{ refreshToken: string; sessionId: string; deviceName: string; tenantId: string }>(`${baseUrl}/api/auth/device/token`, { deviceCode: d.deviceCode });
     if (r.env.success && r.env.data) {
       const signIn = { baseUrl, refreshToken: r.env.data.refreshToken, sessionId: r.env.data.sessionId, deviceName: r.env.data.deviceName, tenantId: r.env.data.tenantId };
-      store.save(signIn);
+      await store.save(signIn);
       return signIn;
     }
     if (r.env.code === 'authorization_pending') continue;
@@ -67,7 +67,7 @@ export class BridgeSession {
 
   constructor(
     private signIn: StoredSignIn,
-    private readonly store: FileCredentialStore,
+    private readonly store: CredentialStore,
     private readonly onSignedOut: (reason: string) => void,
   ) {}
 
@@ -91,18 +91,18 @@ export class BridgeSession {
         // Another bridge process (`switchboard bridge mcp`) may have rotated the token since this
         // one read it: start from what is saved, so a stale token is never presented (a reuse
         // would end the session).
-        const latest = this.store.load();
+        const latest = await this.store.load();
         if (latest && latest.sessionId === this.signIn.sessionId) this.signIn = latest;
         const r = await post<{ accessToken: string; refreshToken: string }>(`${this.baseUrl}/api/auth/refresh`, { refreshToken: this.signIn.refreshToken });
         if (r.status === 401) {
-          this.store.clear();
+          await this.store.clear();
           this.access = null;
           this.onSignedOut(r.env.error ?? 'the session has ended');
           throw new SignedOut(r.env.error ?? 'signed out');
         }
         if (!r.env.success || !r.env.data) throw new Error(`refresh failed: ${r.env.error ?? r.status}`);
         this.signIn = { ...this.signIn, refreshToken: r.env.data.refreshToken };
-        this.store.save(this.signIn);
+        await this.store.save(this.signIn);
         this.access = r.env.data.accessToken;
         return this.access;
       } finally {
@@ -117,11 +117,11 @@ export class BridgeSession {
   }
 
   /** Remember (or forget) the service key of the bridge's MCP server with the sign-in. */
-  saveServiceKey(key: { key: string; id: string } | null): void {
-    const latest = this.store.load();
+  async saveServiceKey(key: { key: string; id: string } | null): Promise<void> {
+    const latest = await this.store.load();
     const base = latest && latest.sessionId === this.signIn.sessionId ? latest : this.signIn;
     this.signIn = { ...base, serviceKey: key?.key, serviceKeyId: key?.id };
-    this.store.save(this.signIn);
+    await this.store.save(this.signIn);
   }
 
   /** GET an /api resource as the signed-in user; one refresh and retry on a 401. */

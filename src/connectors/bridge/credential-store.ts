@@ -1,6 +1,5 @@
-// Where the desktop bridge keeps its refresh token (D14). On this build: a JSON file readable by
-// its owner only (0600, in a 0700 folder), the fallback D14 allows where no OS keychain is
-// reachable; docs/decisions.md says why the keychain is not used yet. The access token is never
+// Where the desktop bridge keeps its refresh token (D14): the OS keychain (keychain-store.ts) or,
+// where none is reachable, a JSON file readable by its owner only (0600, in a 0700 folder). The access token is never
 // written: it lives in memory and is minted again from the refresh token.
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,13 +15,25 @@ export interface StoredSignIn {
   serviceKeyId?: string;
 }
 
-export class FileCredentialStore {
+/** Where the sign-in is kept: the OS keychain (keychain-store.ts) or this file. */
+export interface CredentialStore {
+  readonly where: string;
+  load(): Promise<StoredSignIn | null>;
+  save(v: StoredSignIn): Promise<void>;
+  clear(): Promise<void>;
+  close?(): void;
+}
+
+export class FileCredentialStore implements CredentialStore {
   readonly file: string;
+  get where() {
+    return this.file;
+  }
   constructor(readonly dir: string) {
     this.file = join(dir, 'bridge-signin.json');
   }
 
-  load(): StoredSignIn | null {
+  async load(): Promise<StoredSignIn | null> {
     if (!existsSync(this.file)) return null;
     try {
       const v = JSON.parse(readFileSync(this.file, 'utf8')) as StoredSignIn;
@@ -32,7 +43,7 @@ export class FileCredentialStore {
     }
   }
 
-  save(v: StoredSignIn): void {
+  async save(v: StoredSignIn): Promise<void> {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     chmodSync(this.dir, 0o700);
     // Written whole then renamed: a crash never leaves half a token behind.
@@ -41,7 +52,7 @@ export class FileCredentialStore {
     renameSync(tmp, this.file);
   }
 
-  clear(): void {
+  async clear(): Promise<void> {
     rmSync(this.file, { force: true });
   }
 }

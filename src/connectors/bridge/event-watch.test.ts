@@ -39,8 +39,8 @@ async function until<T>(what: string, f: () => T | undefined | false, ms = 20_00
 test('after a drop the watch resumes with Last-Event-ID: the missed call arrives, the seen one does not repeat', async () => {
   const login = (await srv.api('POST', '/api/auth/login', { body: { email: t.email, password: t.password } })).body.data;
   const store = new FileCredentialStore(join(tmp, 'cfg'));
-  store.save({ baseUrl: srv.url, refreshToken: login.tokens.refreshToken, sessionId: 'watch-test', deviceName: 'watch test', tenantId: t.tenantId });
-  const session = new BridgeSession(store.load()!, store, () => undefined);
+  await store.save({ baseUrl: srv.url, refreshToken: login.tokens.refreshToken, sessionId: 'watch-test', deviceName: 'watch test', tenantId: t.tenantId });
+  const session = new BridgeSession((await store.load())!, store, () => undefined);
   const projectId = (await srv.api('GET', '/api/projects', { token: t.accessToken })).body.data.items[0].id as string;
   const idsFile = join(tmp, 'ids.json');
   const openai = new OpenAI({ baseURL: `${srv.url}/v1`, apiKey: t.key, maxRetries: 0 });

@@ -6,12 +6,12 @@
 //   switchboard bridge status   who is signed in, and whether the session still stands
 //   switchboard bridge mcp      the stdio MCP server for local MCP clients, on the bridge's own
 //                               credentials (bridge-mcp.ts), calls on channel `bridge`
-// Not in this build (docs/decisions.md, "Desktop bridge toolkit"): the tray icon and menu, and the OS
-// keychain (a 0600 file is used).
+// The sign-in is kept in the OS keychain (Secret Service) when one answers, else a 0600 file.
+// Not in this build (docs/decisions.md, "Desktop bridge toolkit"): the tray icon and menu.
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { ConnectorConfig } from '../../config.ts';
-import { FileCredentialStore } from './credential-store.ts';
+import { openCredentialStore } from './keychain-store.ts';
 import { BridgeSession, deviceSignIn, SignedOut } from './bridge-session.ts';
 import { DesktopNotifier } from './desktop-notifier.ts';
 import { EventWatch } from './event-watch.ts';
@@ -28,7 +28,8 @@ function configDir(cfg: ConnectorConfig): string {
 export async function bridgeCommand(cfg: ConnectorConfig, sub: string | undefined): Promise<void> {
   const log = (line: string) => process.stderr.write(line + '\n');
   const dir = configDir(cfg);
-  const store = new FileCredentialStore(dir);
+  const { store, why } = await openCredentialStore(dir);
+  if (sub !== 'mcp') log(`switchboard bridge: ${why}`);
   const notifier = new DesktopNotifier();
   const desktop = async (a: Alert) => {
     try {
@@ -49,18 +50,20 @@ export async function bridgeCommand(cfg: ConnectorConfig, sub: string | undefine
     case 'mcp':
       return bridgeMcpCommand(store);
     case 'logout': {
-      const s = store.load();
+      const s = await store.load();
       if (s) await revokeBridgeKey(new BridgeSession(s, store, () => undefined)).catch((e) => log(`switchboard bridge: the bridge's service key could not be revoked (${e instanceof Error ? e.message : e}); revoke "Desktop bridge (${s.deviceName})" on the keys page`));
-      store.clear();
+      await store.clear();
+      store.close?.();
       log('switchboard bridge: signed out on this machine (end the session itself on the Security page)');
       return;
     }
     case 'login':
       await signIn();
+      store.close?.();
       log('switchboard bridge: signed in');
       return;
     case 'status': {
-      const s = store.load();
+      const s = await store.load();
       if (!s) {
         log('switchboard bridge: signed out');
         process.exit(EXIT_SIGNED_OUT);
@@ -69,6 +72,7 @@ export async function bridgeCommand(cfg: ConnectorConfig, sub: string | undefine
       try {
         const me = await session.get<{ email: string }>('/api/users/me');
         log(`switchboard bridge: signed in to ${s.baseUrl} as ${me.email} on "${s.deviceName}"`);
+        store.close?.();
       } catch (e) {
         log(`switchboard bridge: ${e instanceof SignedOut ? 'signed out (the session was ended)' : e instanceof Error ? e.message : e}`);
         process.exit(e instanceof SignedOut ? EXIT_SIGNED_OUT : 69);
@@ -83,7 +87,7 @@ export async function bridgeCommand(cfg: ConnectorConfig, sub: string | undefine
       process.exit(64);
   }
 
-  const stored = store.load() ?? (await signIn());
+  const stored = (await store.load()) ?? (await signIn());
   let signedOut = false;
   const session = new BridgeSession(stored, store, () => {
     signedOut = true;
