@@ -6,6 +6,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../store/schema.ts';
 import { decodeCursor, toPage, type PageQuery } from '../shared/pagination.ts';
+import { toAttemptView } from './webhooks.ts';
 
 export interface AdminDeliveryFilters {
   status?: 'pending' | 'succeeded' | 'failed';
@@ -103,16 +104,7 @@ export async function getAnyDelivery(db: Kysely<DB>, id: string) {
   return {
     ...view(row),
     body: row.body,
-    attemptLog: attempts.map((a) => ({
-      attempt: a.attempt,
-      trigger: a.trigger,
-      startedAt: a.started_at.toISOString(),
-      durationMs: a.duration_ms,
-      statusCode: a.status_code,
-      error: a.error,
-      responseExcerpt: a.response_excerpt,
-      succeeded: a.succeeded,
-    })),
+    attemptLog: attempts.map(toAttemptView),
   };
 }
 

@@ -12,6 +12,7 @@ import { defaultProjectOf } from './events.repo.ts';
 import { getNotificationSettings, queueAlerts } from './notifications.ts';
 import { decodeCursor, toPage, type PageQuery } from '../shared/pagination.ts';
 import { sql } from 'kysely';
+import { toAttemptView } from './webhooks.ts';
 import { replayDelivery, type AttemptView, type DeliveryView } from './webhooks.ts';
 
 export interface TestAlertResult {
@@ -83,16 +84,7 @@ export async function listAlertDeliveries(s: Services, ctx: { tenantId: string; 
       completedAt: r.completed_at?.toISOString() ?? null,
       attemptLog: attempts
         .filter((a) => a.delivery_id === r.id)
-        .map((a) => ({
-          attempt: a.attempt,
-          trigger: a.trigger,
-          startedAt: a.started_at.toISOString(),
-          durationMs: a.duration_ms,
-          statusCode: a.status_code,
-          error: a.error,
-          responseExcerpt: a.response_excerpt,
-          succeeded: a.succeeded,
-        })),
+        .map(toAttemptView),
     }),
     (r) => ({ id: r.id }),
   );

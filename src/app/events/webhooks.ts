@@ -178,6 +178,27 @@ export interface AttemptView {
   succeeded: boolean;
 }
 
+/** One attempt of a delivery as every delivery view shows it (tenant, alert and admin views). */
+export const toAttemptView = (a: {
+  attempt: number;
+  trigger: 'scheduled' | 'replay';
+  started_at: Date;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  response_excerpt: string | null;
+  succeeded: boolean;
+}): AttemptView => ({
+  attempt: a.attempt,
+  trigger: a.trigger,
+  startedAt: a.started_at.toISOString(),
+  durationMs: a.duration_ms,
+  statusCode: a.status_code,
+  error: a.error,
+  responseExcerpt: a.response_excerpt,
+  succeeded: a.succeeded,
+});
+
 const DELIVERY_COLS = [
   'd.id',
   'd.webhook_id',
@@ -243,16 +264,7 @@ export async function getDelivery(s: Services, tenantId: string, id: string): Pr
   return {
     ...toDeliveryView(row),
     body: row.body,
-    attemptLog: attempts.map((a) => ({
-      attempt: a.attempt,
-      trigger: a.trigger,
-      startedAt: a.started_at.toISOString(),
-      durationMs: a.duration_ms,
-      statusCode: a.status_code,
-      error: a.error,
-      responseExcerpt: a.response_excerpt,
-      succeeded: a.succeeded,
-    })),
+    attemptLog: attempts.map(toAttemptView),
   };
 }
 

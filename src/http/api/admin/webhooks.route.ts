@@ -6,7 +6,7 @@ import { deliverySummary, getAnyDelivery, listAllDeliveries } from '../../../app
 import { appError } from '../../../core/errors.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { envelope, idParams, ok, pageOf, pageQuerySchema, type RouteModule } from '../common.ts';
-import { eventTypeSchema } from '../webhooks/schemas.ts';
+import { deliveryDetail, eventTypeSchema } from '../webhooks/schemas.ts';
 
 const status = z.enum(['pending', 'succeeded', 'failed']);
 const deliveriesQuery = pageQuerySchema.extend({
@@ -31,21 +31,7 @@ const adminDelivery = z.object({
   createdAt: z.string(),
   completedAt: z.string().nullable(),
 });
-const adminDeliveryDetail = adminDelivery.extend({
-  body: z.string(),
-  attemptLog: z.array(
-    z.object({
-      attempt: z.number(),
-      trigger: z.enum(['scheduled', 'replay']),
-      startedAt: z.string(),
-      durationMs: z.number(),
-      statusCode: z.number().nullable(),
-      error: z.string().nullable(),
-      responseExcerpt: z.string().nullable(),
-      succeeded: z.boolean(),
-    }),
-  ),
-});
+const adminDeliveryDetail = adminDelivery.extend({ body: deliveryDetail.shape.body, attemptLog: deliveryDetail.shape.attemptLog });
 const summary = z.object({
   since: z.string(),
   byStatus: z.object({ pending: z.number(), succeeded: z.number(), failed: z.number() }),
