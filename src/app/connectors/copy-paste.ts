@@ -50,7 +50,9 @@ export async function copyPaste(s: Services, input: CopyPasteInput) {
   const text = typeof content === 'string' ? content : '';
   // The benchmark this call was priced against: the project's override, else the tenant's choice.
   const benchmark = project.benchmarkOverride ? BRANDS[project.benchmarkOverride].name : (await getBaseline(s.db, input.tenantId)).brand;
-  const saved = out.headers['x-service-tokens-saved'] ?? null;
+  // 'null' (no benchmark provider) or a figure (D6, D7).
+  const h = out.headers['x-service-tokens-saved'];
+  const saved = h !== undefined && /^-?\d+$/.test(h) ? h : null;
   return {
     text,
     callId: out.headers['x-service-call-id'],

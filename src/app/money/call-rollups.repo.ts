@@ -91,8 +91,9 @@ export async function callSumsBy<G extends CallGroup>(db: Kysely<DB>, tenantId: 
       ];
   const r = await sql<{ g_project: number; g_family: number; g_class: number; project: string | null; family: string | null; class: string | null } & Omit<CallSums, 'key'>>`
     select grouping(project) as g_project, grouping(family) as g_family, grouping(class) as g_class, project, family, class,
-           sum(attempts)::bigint as attempts, coalesce(sum(attempts) filter (where first), 0)::bigint as firsts,
-           coalesce(sum(attempts) filter (where esc), 0)::bigint as escalated, sum(tokens)::bigint as tokens, sum(debited)::bigint as debited
+           coalesce(sum(attempts), 0)::bigint as attempts, coalesce(sum(attempts) filter (where first), 0)::bigint as firsts,
+           coalesce(sum(attempts) filter (where esc), 0)::bigint as escalated, coalesce(sum(tokens), 0)::bigint as tokens,
+           coalesce(sum(debited), 0)::bigint as debited
       from (${sql.join(parts, sql` union all `)}) x
      group by grouping sets ((), (project), (family), (class))`.execute(db);
   const out = {} as Record<G, CallSums[]>;

@@ -149,7 +149,8 @@ export class ServiceClient {
       callId: headers.get('x-service-call-id') ?? json.id ?? '',
       modelClass: headers.get('x-service-model-class') ?? 'unknown',
       costMicros: headers.get('x-service-cost-micros') ?? '0',
-      savingsTokens: headers.get('x-service-tokens-saved'),
+      // A figure, or 'null' when the tenant has no benchmark provider (D7).
+      savingsTokens: /^-?\d+$/.test(headers.get('x-service-tokens-saved') ?? '') ? headers.get('x-service-tokens-saved') : null,
     };
   }
 

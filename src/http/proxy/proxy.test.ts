@@ -20,6 +20,28 @@ const openai = (base = '/v1', key = t.key) => new OpenAI({ baseURL: srv.url + ba
 const anthropic = (base = '', key = t.key) => new Anthropic({ baseURL: srv.url + base, apiKey: key, maxRetries: 0 });
 const gemini = (base = '/v1/generate', key = t.key) => new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: srv.url + base } });
 
+describe('x-service-tokens-saved on every answer (D6, D7)', () => {
+  test('a figure with a benchmark provider; "null" without one; "pending" on a stream whose savings are settled at its end', async () => {
+    const plain = { model: 'x', messages: [{ role: 'user' as const, content: 'Name two rivers.' }] };
+    const none = await openai().chat.completions.create(plain).withResponse();
+    assert.equal(none.response.headers.get('x-service-tokens-saved'), 'null', 'no benchmark provider: savings are null, never 0');
+    const noneStream = await openai().chat.completions.create({ ...plain, stream: true }).withResponse();
+    for await (const _ of noneStream.data) void _;
+    assert.equal(noneStream.response.headers.get('x-service-tokens-saved'), 'null');
+
+    const b = await tenantWithKey(srv);
+    await srv.services.db.updateTable('tenants').set({ baseline_provider_key: 'openai' }).where('id', '=', b.tenantId).execute();
+    const priced = await openai('/v1', b.key).chat.completions.create(plain).withResponse();
+    const saved = priced.response.headers.get('x-service-tokens-saved');
+    assert.match(saved ?? '', /^-?\d+$/);
+    const row = await srv.services.db.selectFrom('call_logs').select(['baseline_cost_usd_micros', 'actual_cost_usd_micros']).where('id', '=', priced.response.headers.get('x-service-call-id')!).executeTakeFirstOrThrow();
+    assert.equal(BigInt(saved!), row.baseline_cost_usd_micros! - row.actual_cost_usd_micros!, 'the figure is the call log\'s baseline − actual');
+    const pricedStream = await openai('/v1', b.key).chat.completions.create({ ...plain, stream: true }).withResponse();
+    for await (const _ of pricedStream.data) void _;
+    assert.equal(pricedStream.response.headers.get('x-service-tokens-saved'), 'pending');
+  });
+});
+
 describe('chat-completions shape', () => {
   for (const [name, base] of [['generic /v1', '/v1'], ['vendor-prefixed /v1/chat-proxy/v1', '/v1/chat-proxy/v1']] as const) {
     test(`${name}: a completion echoes the client's model and carries usage and the D6 headers`, async () => {
