@@ -123,8 +123,7 @@ export async function runCall(s: Services, deps: CallDeps, req: CallRequest, sin
       'x-service-cost-micros': debited.toString(),
       // D11: whatever the simulated upstream produced is labelled as simulated.
       ...(best.a.provider.simulated ? { 'x-service-simulated': 'true' } : {}),
-      // D6 names the header on every answer; with no benchmark provider D7 makes savings null, and
-      // the header says so rather than a fabricated 0.
+      // D6: on every answer; 'null' with no benchmark provider (D7), never a fabricated 0.
       'x-service-tokens-saved': best.saved !== null ? best.saved.toString() : 'null',
     },
     body,
@@ -358,8 +357,7 @@ async function deliverStream(
   sink.open({
     'x-service-call-id': attempt.callId,
     'x-service-model-class': attempt.modelClass,
-    // A stream's headers leave before its usage is known: the savings are settled at its end (the
-    // llm.call event and the call log carry them); with no benchmark provider they are null (D7).
+    // Sent before the usage is known: settled at the stream's end (llm.call, call log); null without a benchmark.
     'x-service-tokens-saved': ctx.benchmarkProvider ? 'pending' : 'null',
     ...(attempt.provider.simulated ? { 'x-service-simulated': 'true' } : {}),
   });
