@@ -123,7 +123,6 @@ export async function runCall(s: Services, deps: CallDeps, req: CallRequest, sin
       'x-service-cost-micros': debited.toString(),
       // D11: whatever the simulated upstream produced is labelled as simulated.
       ...(best.a.provider.simulated ? { 'x-service-simulated': 'true' } : {}),
-      // D6: on every answer; 'null' with no benchmark provider (D7), never a fabricated 0.
       'x-service-tokens-saved': best.saved !== null ? best.saved.toString() : 'null',
     },
     body,
@@ -357,7 +356,6 @@ async function deliverStream(
   sink.open({
     'x-service-call-id': attempt.callId,
     'x-service-model-class': attempt.modelClass,
-    // Sent before the usage is known: settled at the stream's end (llm.call, call log); null without a benchmark.
     'x-service-tokens-saved': ctx.benchmarkProvider ? 'pending' : 'null',
     ...(attempt.provider.simulated ? { 'x-service-simulated': 'true' } : {}),
   });
