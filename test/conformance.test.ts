@@ -164,7 +164,14 @@ const probes: Record<string, () => Promise<Res>> = {
   },
   'GET /api/webhooks/deliveries/:id': async () => {
     const d = await delivered();
-    return srv.api('GET', `/api/webhooks/deliveries/${String(d.headers['x-service-delivery'])}`, { token: t.accessToken });
+    // The receiver has the POST before the attempt's outcome (signature, attempts) is committed.
+    const path = `/api/webhooks/deliveries/${String(d.headers['x-service-delivery'])}`;
+    for (let i = 0; i < 100; i++) {
+      const r = await srv.api('GET', path, { token: t.accessToken });
+      if (r.status !== 200 || r.body.data.attempts >= 1) return r;
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    return srv.api('GET', path, { token: t.accessToken });
   },
   'GET /api/tenant/invoices': async () => {
     await topUp(t, 2_000_000n);
