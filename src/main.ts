@@ -114,7 +114,7 @@ async function main(cmd: string): Promise<void> {
             `  password:  ${demo.password ?? '(created on another machine; not stored here)'}`,
             `  dev key:   ${demo.key ?? '(created on another machine; not stored here)'}`,
             '',
-            'Platform admin (admin console at /admin/, learning plane at /api/admin/learning/)',
+            'Platform admin (admin console: /admin/learning and /admin/webhooks in the web app)',
             `  email:     ${admin.email}`,
             `  password:  ${admin.password ?? '(created on another machine; not stored here)'}`,
             '',
