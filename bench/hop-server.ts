@@ -9,7 +9,7 @@ import { loadConfig } from '../src/config.ts';
 import { startRuntime } from '../src/runtime/runtime.ts';
 import { ensureDemo } from '../src/runtime/demo.ts';
 import { inProcessEnv } from './in-process-env.ts';
-import type { CallDeps } from '../src/app/calls/pipeline.ts';
+import type { CallStages } from '../src/app/calls/deps.ts';
 
 const simUrl = process.env.SIM_URL!;
 const env = inProcessEnv({ databaseUrl: process.env.DATABASE_URL!, dataDir: process.env.DATA_DIR!, simUrl });
@@ -17,19 +17,20 @@ const stub = process.env.HOP_STUB_MONEY === '1';
 const rt = await startRuntime(loadConfig(env), { http: true, worker: process.env.HOP_WORKER === '1' });
 const demo = await ensureDemo(rt.services);
 if (stub) {
-  const acc = rt.services.calls.accounting;
-  const ctxs = new Map<string, Promise<unknown>>();
-  rt.services.calls.accounting = {
+  const acc = rt.services.calls.stages;
+  const ctxs = new Map<string, ReturnType<CallStages['loadContext']>>();
+  rt.services.calls.stages = {
     ...acc,
-    loadCallContext: ((s, p) => {
+    loadContext: (s, p) => {
       const k = p.keyId ?? p.projectId;
       let c = ctxs.get(k);
-      if (!c) ctxs.set(k, (c = acc.loadCallContext(s, p)));
+      if (!c) ctxs.set(k, (c = acc.loadContext(s, p)));
       return c;
-    }) as CallDeps['accounting']['loadCallContext'],
-    reserveCall: (async (_s: unknown, ctx: { tenantId: string }, callId: string, amountMicros: bigint) => ({ id: callId, callId, tenantId: ctx.tenantId, amountMicros })) as unknown as CallDeps['accounting']['reserveCall'],
-    settleAttempt: (async () => ({ tokensSavedMicros: 1234n, settled: {} })) as unknown as CallDeps['accounting']['settleAttempt'],
-    failAttempt: async () => {},
+    },
+    admit: (async (_s: unknown, ctx: { tenantId: string }, callId: string, route: { worstMicros: bigint }) => ({ id: callId, callId, tenantId: ctx.tenantId, amountMicros: route.worstMicros })) as unknown as CallStages['admit'],
+    settle: (async () => ({ settled: { savings: { tokensSavedMicros: 1234n }, debitedMicros: 0n }, qaSettled: true })) as unknown as CallStages['settle'],
+    afterSettlement: () => {},
+    fail: async () => {},
   };
 }
 console.log(`hop-server ready ${rt.url} ${demo.key}`);

@@ -34,9 +34,9 @@ import { startEmbeddedPostgres } from '../src/store/embedded.ts';
 import { percentile } from './load.ts';
 import { createBenchTenant } from './tenants.ts';
 
-type Accounting = CallDeps['accounting'];
-type CallCtx = Awaited<ReturnType<Accounting['loadCallContext']>>;
-type SettleFacts = Parameters<Accounting['settleAttempt']>[1];
+type Accounting = CallDeps['stages'];
+type CallCtx = Awaited<ReturnType<Accounting['loadContext']>>;
+type SettleFacts = Parameters<Accounting['settle']>[1];
 
 export interface TimingRow {
   label: string;
@@ -200,9 +200,9 @@ async function benchTenant(s: Services, accounting: Accounting, i: number, credi
   // One billed call first, as in production: the project becomes live, and a live project's
   // settlement has no stage move to make. The context is then reloaded (the proxy reloads it
   // every few seconds), so the measured settlements are those of a project in steady use.
-  await settleLoad(s, accounting, 'warm-up', [await accounting.loadCallContext(s, principal)], 1, 60_000, 1);
+  await settleLoad(s, accounting, 'warm-up', [await accounting.loadContext(s, principal)], 1, 60_000, 1);
   evictCallContexts(s, t.tenantId);
-  const ctx = await accounting.loadCallContext(s, principal);
+  const ctx = await accounting.loadContext(s, principal);
   if (ctx.stage !== 'live') throw new Error(`bench project is ${ctx.stage} after a billed call`);
   return ctx;
 }
@@ -233,7 +233,8 @@ function callTemplate() {
   const worst = worstCaseCostMicros({ ...endpoint, maxOutputTokens: m?.maxOutputTokens }, estimateInputTokens(call), call.maxTokens ?? 4096);
   const id = 'bench-settle';
   const response = toResponse(simulateAnswer(call, id), id, endpoint.model);
-  return { call, decision, endpoint, worst, response, qa: inlineCheck(call, response) };
+  const route = { modelClass: decision.modelClass, endpoints: [endpoint], worstMicros: worst, dearest: endpoint, inputTokens: estimateInputTokens(call) };
+  return { call, decision, endpoint, worst, route, response, qa: inlineCheck(call, response) };
 }
 
 async function settleLoad(
@@ -255,7 +256,7 @@ async function settleLoad(
       const ctx = ctxs[next++ % ctxs.length];
       const callId = randomUUID();
       const started = now();
-      const reservation = await accounting.reserveCall(s, ctx, callId, tpl.worst);
+      const reservation = await accounting.admit(s, ctx, callId, tpl.route, tpl.call);
       const facts: SettleFacts = {
         ctx,
         call: tpl.call,
@@ -274,7 +275,7 @@ async function settleLoad(
         qa: tpl.qa,
         escalated: false,
       };
-      await accounting.settleAttempt(s, facts);
+      accounting.afterSettlement(s, ctx, facts.channel, await accounting.settle(s, facts));
       lat.push(Number(now() - started) / 1e6);
     }
   };
@@ -325,7 +326,7 @@ export async function benchSettlements(databaseUrl: string, opts: { ms?: number;
   const rt = await startRuntime(cfg, { http: false, worker: false, simUrl: null });
   try {
     const s = rt.services;
-    const accounting = s.calls.accounting;
+    const accounting = s.calls.stages;
     const credit = 1_000_000_000_000n; // $1M: no run can exhaust it
     const hot = [await benchTenant(s, accounting, 0, credit)];
     const many: CallCtx[] = [];

@@ -68,12 +68,18 @@ export async function benchStages(o: {
         current[stage] += Number(process.hrtime.bigint() - t0) / 1000;
       }
     };
-  const acc = s.calls.accounting;
-  s.calls.accounting = {
+  const acc = s.calls.stages;
+  s.calls.stages = {
     ...acc,
-    loadCallContext: timed('load call context', acc.loadCallContext),
-    reserveCall: timed('reserve', acc.reserveCall),
-    settleAttempt: timed('settle + seal', acc.settleAttempt),
+    loadContext: timed('load call context', acc.loadContext),
+    admit: timed('reserve', acc.admit),
+    settle: timed('settle + seal', acc.settle),
+    // What follows the commit in process is part of the settlement's Node work, as it was before.
+    afterSettlement: (...a: Parameters<typeof acc.afterSettlement>) => {
+      const t0 = process.hrtime.bigint();
+      acc.afterSettlement(...a);
+      current['settle + seal'] += Number(process.hrtime.bigint() - t0) / 1000;
+    },
   };
   // The settlement's statements, timed at the pool (the settler reaches it through s.db).
   const SETTLE_SQL = new Set([FAST, WRITE, CLAIM, HEADS]);

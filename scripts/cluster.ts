@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { loadConfig } from '../src/config.ts';
 import { startRuntime } from '../src/runtime/runtime.ts';
 import { ensureDemo } from '../src/runtime/demo.ts';
-import { ensurePlatformAdmin } from '../src/app/identity/platform-admin.ts';
+import { ensurePlatformAdmin } from '../src/app/identity/index.ts';
 import { buildServer } from './build-server.ts';
 import { buildWeb } from './build-web.ts';
 import { missingPackages, startCluster } from './cluster/topology.ts';

@@ -23,6 +23,13 @@ if (onTraining) {
   }
   rows = heldOut.rows;
   source = `data/routing/eval/ (${heldOut.files.join(', ')})`;
+  // The issue's rule: the held-out split is written by other people than the training rows.
+  const trainingAuthors = new Set(loadTraining().map((r) => r.author.split('/')[0]));
+  const shared = [...new Set(rows.map((r) => r.author.split('/')[0]))].filter((a) => trainingAuthors.has(a));
+  if (shared.length > 0) {
+    console.error(`held-out rows by authors who also wrote training rows: ${shared.join(', ')}; the held-out split must be another author's`);
+    process.exit(1);
+  }
 }
 
 const truth = rows.map((r) => ({ id: r.id, family: r.family, complexity: r.complexity }));
@@ -42,7 +49,7 @@ const by = (key: (r: CorpusRow) => string): string =>
 
 console.log(`Layer 1 evaluation: classifier ${CLASSIFIER_VERSION}, routing table ${ROUTING_TABLE_VERSION}`);
 console.log(`rows from ${source}`);
-console.log(`authors: ${[...authors].map(([a, n]) => `${a} ${n}`).join(', ')}`);
+console.log(`authors: ${[...authors].map(([a, n]) => `${a} ${n}`).join(', ')}${onTraining ? '' : ' (none of them wrote training rows)'}`);
 console.log(`shapes: ${by((r) => r.shape)}`);
 console.log(`languages: ${by((r) => r.language)}`);
 console.log('');

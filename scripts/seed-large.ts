@@ -19,7 +19,7 @@ import { COMPLEXITIES, TASK_FAMILIES } from '../src/core/routing/vocabulary.ts';
 import { ROUTING_TABLE_VERSION } from '../src/core/routing/routing-table.ts';
 import type { ProviderKey } from '../src/core/providers.ts';
 import { qaDocument } from '../src/core/quality/index.ts';
-import { rollUpLedger } from '../src/app/money/ledger-rollups.repo.ts';
+import { rollUpLedger } from '../src/app/money/index.ts';
 
 const DAY = 86_400_000;
 const BATCH = 5_000;
@@ -236,7 +236,7 @@ export async function seedLargeHistory(db: Db, secret: Buffer, o: SeedLargeOptio
 // the server there uses (LEDGER_SECRET, or DATA_DIR/secrets.json as the server keeps it).
 async function cli() {
   const { loadConfig } = await import('../src/config.ts');
-  const { loadSecrets } = await import('../src/app/shared/secrets.ts');
+  const { loadSecrets } = await import('../src/app/shared/index.ts');
   const { createDb } = await import('../src/store/db.ts');
   const arg = (name: string) => {
     const i = process.argv.indexOf(`--${name}`);

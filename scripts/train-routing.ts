@@ -1,6 +1,8 @@
 // `npm run train:routing`: trains Layer 1 (D18) on data/routing/train.jsonl and writes
 // src/core/routing/layer1-weights.json. It never reads data/routing/eval/.
 //   --cv      grouped 5-fold cross-validation on the training split, beside the rule baseline
+//   --cv-author  train on one author's rows of the training split and score the other author's:
+//             the closest the training split gets to the held-out question (another person's words)
 //   --check   retrain and fail if the shipped weights differ from what the corpus produces
 import { readFileSync, writeFileSync } from 'node:fs';
 import { classifyByRules } from '../src/core/routing/classify-rules.ts';
@@ -16,9 +18,33 @@ const args = new Set(process.argv.slice(2));
 const rows = loadTraining();
 const sha = corpusHash(readFileSync(TRAIN_FILE, 'utf8'));
 
-if (args.has('--cv')) {
-  // Trying other parameters: ROUTING_PARAMS='{"epochs":20}' npm run train:routing -- --cv
-  const params = { ...PARAMS, ...(JSON.parse(process.env.ROUTING_PARAMS ?? '{}') as Partial<typeof PARAMS>) };
+// Trying other parameters: ROUTING_PARAMS='{"epochs":20}' npm run train:routing -- --cv
+const params = { ...PARAMS, ...(JSON.parse(process.env.ROUTING_PARAMS ?? '{}') as Partial<typeof PARAMS>) };
+const authorOf = (author: string): string => author.split('/')[0];
+
+if (args.has('--cv-author')) {
+  const authors = [...new Set(rows.map((r) => authorOf(r.author)))].sort();
+  if (authors.length < 2) {
+    console.error('--cv-author needs training rows by at least two authors');
+    process.exit(1);
+  }
+  for (const held of authors) {
+    const trainRows = rows.filter((r) => authorOf(r.author) !== held);
+    const testRows = rows.filter((r) => authorOf(r.author) === held);
+    const model = decodeModel(train(trainRows, sha, params));
+    const predicted = testRows.map((r) => {
+      const s = score(model, r.request);
+      return { family: TASK_FAMILIES[s.family], complexity: COMPLEXITIES[s.complexity] };
+    });
+    const baseline = testRows.map((r) => {
+      const c = classifyByRules(r.request);
+      return { family: c.taskFamily, complexity: c.complexity };
+    });
+    const truth = testRows.map((r) => ({ id: r.id, family: r.family, complexity: r.complexity }));
+    console.log(formatReport(`trained without ${held}'s rows (${trainRows.length}), scored on them (${testRows.length})`, report(truth, predicted), report(truth, baseline)));
+    console.log('');
+  }
+} else if (args.has('--cv')) {
   const K = 5;
   const fold = groupFolds(rows, K, PARAMS.seed);
   const predicted: Prediction[] = new Array(rows.length);

@@ -60,3 +60,14 @@ test('SIM_URL must be an http URL; MAX_INFLIGHT_CALLS defaults to 256 and 0 turn
   assert.equal(loadConfig({ MAX_INFLIGHT_CALLS: '0' }).MAX_INFLIGHT_CALLS, 0);
   assert.throws(() => loadConfig({ MAX_INFLIGHT_CALLS: '-1' }), /MAX_INFLIGHT_CALLS/);
 });
+
+test('TRUST_PROXY is off by default and takes true or addresses, ranges and named ranges; anything else is refused', () => {
+  assert.equal(loadConfig({}).TRUST_PROXY, false);
+  assert.equal(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY, false);
+  assert.equal(loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY, true);
+  assert.deepEqual(loadConfig({ TRUST_PROXY: '127.0.0.1' }).TRUST_PROXY, ['127.0.0.1']);
+  assert.deepEqual(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::/8' }).TRUST_PROXY, ['loopback', '10.0.0.0/8', 'fd00::/8']);
+  for (const bad of ['haproxy', '10.0.0.0/33', '1.2.3.4/8/1', ',']) {
+    assert.throws(() => loadConfig({ TRUST_PROXY: bad }), (e: Error) => e instanceof ConfigError && /TRUST_PROXY/.test(e.message) && /comma-separated list/.test(e.message), bad);
+  }
+});

@@ -1,6 +1,7 @@
 // The only reader of process.env (CONVENTIONS). Every setting is validated once at start-up;
 // a bad value stops start-up with a message naming the variable (D11). No setting is needed for
 // the default run.
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { PROVIDER_KEYS, type ProviderKey } from './core/providers.ts';
 
@@ -9,6 +10,32 @@ const bool = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const port = z.coerce.number().int().min(0).max(65535);
+
+/**
+ * TRUST_PROXY: which direct peers may tell the client's address in X-Forwarded-For. `false` (the
+ * default): nobody, the socket's address is the client's. `true`: every hop (only when nothing but
+ * the balancer can reach the server). Otherwise a comma-separated list of addresses, CIDR ranges
+ * and the names loopback, linklocal, uniquelocal, as Fastify's trustProxy takes it.
+ */
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const trustProxy = z.string().transform((raw, ctx): boolean | string[] => {
+  const v = raw.trim().toLowerCase();
+  if (['false', '0', 'no', 'off'].includes(v)) return false;
+  if (['true', '1', 'yes', 'on'].includes(v)) return true;
+  const entries = v.split(',').map((e) => e.trim()).filter(Boolean);
+  const bad = entries.filter((e) => {
+    if (PROXY_NAMES.has(e)) return false;
+    const [addr, bits, more] = e.split('/');
+    const family = isIP(addr ?? '');
+    if (!family || more !== undefined) return true;
+    return bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+  });
+  if (!entries.length || bad.length) {
+    ctx.addIssue({ code: 'custom', message: `must be false, true, or a comma-separated list of addresses, CIDR ranges and loopback, linklocal, uniquelocal (not understood: ${bad.join(', ') || raw})` });
+    return z.NEVER;
+  }
+  return entries;
+});
 const posInt = z.coerce.number().int().positive();
 /** Money settings: a decimal integer string of USD micros, read as bigint (D1). */
 const micros = z.string().regex(/^\d{1,18}$/, 'must be a whole number of USD micros').transform((v) => BigInt(v));
@@ -26,6 +53,12 @@ const schema = z.object({
   /** Secrets for JWTs and ledger seals. Generated and kept in DATA_DIR when unset. */
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   LEDGER_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /**
+   * Ed25519 private key (PKCS#8 PEM; `\n` allowed for line breaks) that signs the ledger
+   * checkpoints (D17). Generated and kept in DATA_DIR when unset; every replica and worker of a
+   * deployment must share it.
+   */
+  LEDGER_SIGNING_KEY: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   UPSTREAM_TIMEOUT_MS: posInt.default(60_000),
   UPSTREAM_CONNECT_TIMEOUT_MS: posInt.default(5_000),
@@ -72,6 +105,12 @@ const schema = z.object({
   RATE_LIMIT_MESSAGES_PER_MIN: posInt.default(60),
   RATE_LIMIT_CHAT_PER_MIN: posInt.default(120),
   RATE_LIMIT_GENERATE_PER_MIN: posInt.default(60),
+  /**
+   * The load balancer(s) whose X-Forwarded-For is believed (see trustProxy above): the client
+   * address that sign-in and device-code rate limits, sessions and the audit log record. Off by
+   * default; `npm run cluster` sets 127.0.0.1 (its HAProxy). docs/cluster.md.
+   */
+  TRUST_PROXY: trustProxy.default(false),
   /** Sign-in attempts per minute per client address (D9). */
   RATE_LIMIT_LOGIN_PER_MIN: posInt.default(10),
   /** The learning plane (D15): worker jobs only, never the request path. false keeps the worker from running it. */
@@ -161,6 +200,8 @@ const connectorSchema = z.object({
   SWITCHBOARD_DEVICE_NAME: z.string().trim().min(1).max(80).optional(),
   /** How often the bridge checks that its session still stands (seconds). */
   SWITCHBOARD_BRIDGE_CHECK_SECONDS: z.coerce.number().positive().max(3600).default(60),
+  /** The command the bridge's tray runs with the dashboard's URL ("Open dashboard"); default xdg-open. */
+  SWITCHBOARD_OPENER: z.string().trim().min(1).default('xdg-open'),
 });
 export type ConnectorConfig = z.infer<typeof connectorSchema>;
 

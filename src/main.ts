@@ -8,13 +8,15 @@
 //            SWITCHBOARD_API_KEY; it never loads the server's settings
 //   advisory `advisory <file>` uploads a call history and prints what routing would have saved (D14)
 //   bridge   the desktop bridge (D14): device sign-in, desktop notifications of the user's alerts
+//   verify-export `verify-export <file> --key <file> | --key-url <url>` checks a ledger export
+//            offline against the signed checkpoints (D17)
 import { ConfigError, loadConfig, loadConnectorConfig, type Config } from './config.ts';
 import { startRuntime } from './runtime/runtime.ts';
 import { ensureDemo } from './runtime/demo.ts';
-import { ensurePlatformAdmin, grantPlatformAdmin } from './app/identity/platform-admin.ts';
+import { ensurePlatformAdmin, grantPlatformAdmin } from './app/identity/index.ts';
 import { startSim } from './sim/index.ts';
 import { PROVIDER_KEYS } from './core/providers.ts';
-import { sweepReservations } from './app/money/sweeper.ts';
+import { sweepReservations } from './app/money/index.ts';
 import { startupFailure } from './startup-failure.ts';
 
 let config: Config | null = null;
@@ -39,6 +41,8 @@ async function main(cmd: string): Promise<void> {
     if (cmd === 'mcp') return await (await import('./connectors/mcp/index.ts')).mcpCommand(loadConnectorConfig());
     if (cmd === 'bridge') return await (await import('./connectors/bridge/index.ts')).bridgeCommand(loadConnectorConfig(), process.argv[3]);
     if (cmd === 'advisory') return await (await import('./connectors/advisory/index.ts')).advisoryCommand(loadConnectorConfig(), process.argv.slice(3));
+    // Offline: no settings, no database, no network unless --key-url is given.
+    if (cmd === 'verify-export') return await (await import('./connectors/verify-export/index.ts')).verifyExportCommand(process.argv.slice(3));
     cfg = loadConfig();
   } catch (e) {
     if (e instanceof ConfigError) {
@@ -114,7 +118,7 @@ async function main(cmd: string): Promise<void> {
             `  password:  ${demo.password ?? '(created on another machine; not stored here)'}`,
             `  dev key:   ${demo.key ?? '(created on another machine; not stored here)'}`,
             '',
-            'Platform admin (admin console: /admin/learning and /admin/webhooks in the web app)',
+            'Platform admin (admin console: /admin in the web app, with /admin/learning and /admin/webhooks)',
             `  email:     ${admin.email}`,
             `  password:  ${admin.password ?? '(created on another machine; not stored here)'}`,
             '',
@@ -165,7 +169,7 @@ async function main(cmd: string): Promise<void> {
       return;
     }
     default:
-      console.error(`unknown command '${cmd}'. Commands: start | serve | worker | sim | migrate | sweep | mcp | bridge | advisory <file> | admin grant <email>`);
+      console.error(`unknown command '${cmd}'. Commands: start | serve | worker | sim | migrate | sweep | mcp | bridge | advisory <file> | verify-export <file> | admin grant <email>`);
       process.exit(64);
   }
 }

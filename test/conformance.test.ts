@@ -188,6 +188,7 @@ const probes: Record<string, () => Promise<Res>> = {
     srv.api('POST', '/v1/messages/count_tokens', { headers: { 'x-api-key': t.key }, body: { model: 'claude-haiku-4-5', messages: [{ role: 'user', content: 'How many tokens is this?' }] } }),
   'GET /api/admin/learning/budget': () => srv.api('GET', '/api/admin/learning/budget', { token: adminToken }),
   'GET /api/admin/learning/proposals': () => srv.api('GET', '/api/admin/learning/proposals', { token: adminToken }),
+  'GET /.well-known/switchboard-ledger-key': () => srv.api('GET', '/.well-known/switchboard-ledger-key'),
 };
 const probeCache = new Map<string, Promise<Res>>();
 const probe = (name: string): Promise<Res> => {

@@ -144,3 +144,56 @@ test('no file in src/app is over 400 lines (split by responsibility instead)', (
     .map((x) => `${x.f}: ${x.lines} lines`);
   assert.deepEqual(long, []);
 });
+
+// docs/layout.md, "Public surfaces": each domain folder has an index.ts that re-exports what the
+// rest of the code uses, and nothing outside the domain reaches past it (other domains, http/,
+// jobs/, runtime/, connectors/, main.ts, scripts/). Inside a domain, files import each other
+// directly. The index re-exports only its own domain's files, so it adds no edge between domains.
+const SCRIPTS = 'scripts';
+
+/** Imports of `f` that reach into a domain of src/app other than f's own without its index.ts. */
+export function pastTheIndex(f: string, imports: Array<{ target: string }>): string[] {
+  const from = domainOf(f);
+  const out: string[] = [];
+  for (const i of imports) {
+    const to = domainOf(i.target);
+    if (!to || to === from) continue;
+    if (i.target !== `${APP}${to}/index.ts`) out.push(`${f}: imports ${i.target} (use ${APP}${to}/index.ts)`);
+  }
+  return out;
+}
+
+test('outside a domain, src/app is reached only through the domain\'s index.ts', () => {
+  const offences: string[] = [];
+  const importers = [...files('src'), ...files(SCRIPTS)].filter((f) => !f.endsWith('.test.ts'));
+  for (const f of importers) offences.push(...pastTheIndex(f, relativeImports(f)));
+  assert.deepEqual(offences, []);
+});
+
+test('every domain of src/app has an index.ts that re-exports only its own files', () => {
+  const offences: string[] = [];
+  for (const d of readdirSync(APP.slice(0, -1))) {
+    const dir = join(APP, d);
+    if (!statSync(dir).isDirectory()) continue;
+    const index = join(dir, 'index.ts');
+    let src: string;
+    try {
+      src = readFileSync(index, 'utf8');
+    } catch {
+      offences.push(`${dir}: has no index.ts`);
+      continue;
+    }
+    for (const i of relativeImports(index)) if (!i.target.startsWith(`${dir}/`)) offences.push(`${index}: re-exports ${i.target}, outside its domain`);
+    if (/(?:^|\n)\s*export\s+(?:async\s+)?(?:function|const|let|class)\b/.test(src)) offences.push(`${index}: defines code; an index only re-exports`);
+  }
+  assert.deepEqual(offences, []);
+});
+
+test('the index rule catches an import past the index, and allows the index and imports within a domain', () => {
+  assert.deepEqual(pastTheIndex('src/http/api/x.route.ts', [{ target: 'src/app/money/wallet-view.ts' }]), [
+    'src/http/api/x.route.ts: imports src/app/money/wallet-view.ts (use src/app/money/index.ts)',
+  ]);
+  assert.deepEqual(pastTheIndex('src/app/insights/a.ts', [{ target: 'src/app/money/call-rollups.repo.ts' }]).length, 1);
+  assert.deepEqual(pastTheIndex('src/http/api/x.route.ts', [{ target: 'src/app/money/index.ts' }, { target: 'src/core/errors.ts' }]), []);
+  assert.deepEqual(pastTheIndex('src/app/money/topups.ts', [{ target: 'src/app/money/wallet.ts' }]), []);
+});

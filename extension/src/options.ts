@@ -33,14 +33,19 @@ async function fill() {
 
 type SaveAnswer = { ok: boolean; error?: string; identity?: { tenantName: string; projectName: string; environment: string }; sites?: string[] };
 
-/** Hand the settings to the service worker, which checks them with Switchboard before keeping them. */
-async function save(withKey: string): Promise<boolean> {
+/**
+ * Hand the settings to the service worker, which checks them with Switchboard before keeping them.
+ * `beforeSaved` runs once they are kept and before "Saved." shows (a device sign-in's session is
+ * ended there, so a page closed at "Saved." leaves no session behind).
+ */
+async function save(withKey: string, beforeSaved?: () => Promise<void>): Promise<boolean> {
   show('ok', 'Checking with Switchboard…');
   const r = await chrome.runtime.sendMessage<SaveAnswer>({ type: 'save', baseUrl: baseUrl.value, key: withKey, sites: sites.value } satisfies ControlMessage);
   if (!r?.ok) {
     show('bad', r?.error ?? 'Saving failed: try again');
     return false;
   }
+  await beforeSaved?.();
   await fill();
   const n = r.sites?.length ?? 0;
   show('ok', `Saved. Connected to ${who(r.identity!)}. ${n ? `Routing on ${n} site${n === 1 ? '' : 's'}: reload their tabs.` : 'No site is enabled yet.'}`);
@@ -101,9 +106,8 @@ $<HTMLButtonElement>('use').addEventListener('click', async () => {
   try {
     const newKey = await createKey(url, token, projectSel.value, $<HTMLSelectElement>('environment').value);
     baseUrl.value = url;
-    if (await save(newKey)) {
+    if (await save(newKey, () => signOut(url, token))) {
       choose.hidden = true;
-      await signOut(url, token);
       signIn = null;
     }
   } catch (e) {

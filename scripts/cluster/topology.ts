@@ -12,11 +12,13 @@
 // Ports: HAProxy base, its stats page base+1, PostgreSQL base+2, Redis base+3, the simulator
 // base+4, replica i base+10+i, and nothing else.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { errorType as messagesErrorType } from '../../src/wire/anthropic/errors.ts';
+import { rpcStatus } from '../../src/wire/gemini/errors.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MAIN = join(ROOT, 'dist', 'main.js');
@@ -91,7 +93,8 @@ export interface Cluster {
   workers: Proc[];
   sim: Proc;
   haproxy: Proc;
-  postgres: { stop(): Promise<void>; start(): Promise<void>; readonly running: boolean };
+  /** PostgreSQL's data folder (its postmaster.pid names the server process). */
+  postgres: { stop(): Promise<void>; start(): Promise<void>; readonly running: boolean; readonly dataDir: string };
   redis: Proc;
   /** Environment of a replica (to run one-off commands such as `sweep` against the cluster). */
   envFor(extra?: Record<string, string>): NodeJS.ProcessEnv;
@@ -184,7 +187,13 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
   if (!existsSync(secretsFile)) {
     writeFileSync(secretsFile, JSON.stringify({ JWT_SECRET: randomBytes(32).toString('hex'), LEDGER_SECRET: randomBytes(32).toString('hex'), PG_PASSWORD: randomBytes(18).toString('base64url'), REDIS_PASSWORD: randomBytes(18).toString('base64url') }), { mode: 0o600 });
   }
-  const kept = JSON.parse(readFileSync(secretsFile, 'utf8')) as { JWT_SECRET: string; LEDGER_SECRET: string; PG_PASSWORD: string; REDIS_PASSWORD: string };
+  const kept = JSON.parse(readFileSync(secretsFile, 'utf8')) as { JWT_SECRET: string; LEDGER_SECRET: string; LEDGER_SIGNING_KEY?: string; PG_PASSWORD: string; REDIS_PASSWORD: string };
+  // One Ed25519 ledger signing key for every replica and worker (D17): each would otherwise make
+  // its own in its data folder, and /.well-known/switchboard-ledger-key would differ by replica.
+  if (!kept.LEDGER_SIGNING_KEY) {
+    kept.LEDGER_SIGNING_KEY = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    writeFileSync(secretsFile, JSON.stringify(kept), { mode: 0o600 });
+  }
 
   // PostgreSQL: our own instance (initdb + pg_ctl), so it can be stopped without touching anyone
   // else's. As root it runs as the postgres OS user, with its data where that user can reach it.
@@ -251,6 +260,7 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
     get running() {
       return pgRunning;
     },
+    dataDir: pgData,
     async start() {
       await pgCtl(['-D', pgData, '-l', pgLog, '-o', pgOpts, '-w', '-t', '60', 'start']);
       pgRunning = true;
@@ -325,8 +335,12 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
       SIM_URL: simUrl,
       HOST: '127.0.0.1',
       PUBLIC_URL: url,
+      // HAProxy connects from 127.0.0.1 and sets X-Forwarded-For (it drops any the client sent):
+      // sign-in limits, sessions and the audit log see each client's own address.
+      TRUST_PROXY: '127.0.0.1',
       JWT_SECRET: kept.JWT_SECRET,
       LEDGER_SECRET: kept.LEDGER_SECRET,
+      LEDGER_SIGNING_KEY: kept.LEDGER_SIGNING_KEY,
       ...o.env,
       ...extra,
     });
@@ -358,7 +372,8 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
     }
 
     const cfg = join(dir, 'haproxy.cfg');
-    writeFileSync(cfg, haproxyConfig({ port: port.haproxy, stats: port.stats, replicas: replicas.map((r) => r.port!) }));
+    const errorDir = writeHaproxyErrorFiles(join(dir, 'haproxy-errors'));
+    writeFileSync(cfg, haproxyConfig({ port: port.haproxy, stats: port.stats, replicas: replicas.map((r) => r.port!), errorDir }));
     const check = spawnSync(which('haproxy')!, ['-c', '-q', '-f', cfg], { encoding: 'utf8' });
     if (check.status !== 0) throw new Error(`haproxy refused its configuration: ${check.stderr}`);
     const haproxy = proc('haproxy', port.haproxy, join(dir, 'haproxy.log'), () => spawn(which('haproxy')!, ['-db', '-f', cfg], { stdio: ['ignore', 'pipe', 'pipe'] }), async (p) => {
@@ -400,13 +415,58 @@ export async function haproxyUp(statsUrl: string): Promise<number> {
 }
 
 /**
+ * The statuses HAProxy answers itself on a request it could read: no replica up (503), a replica
+ * that failed (502) or did not answer (504), its own failure (500). Its 400 and 408 (a request it
+ * cannot parse, or that never finishes arriving) stay HAProxy's HTML: no SDK sends either.
+ */
+export const HAPROXY_ERROR_STATUSES = [500, 502, 503, 504] as const;
+
+const HAPROXY_ERROR_TEXT: Record<(typeof HAPROXY_ERROR_STATUSES)[number], [string, string]> = {
+  500: ['Internal Server Error', 'The load balancer failed on this request; retry it.'],
+  502: ['Bad Gateway', 'A Switchboard replica closed the connection or sent an invalid answer; retry the call (it may have reached the model: the usage log shows whether it was charged).'],
+  503: ['Service Unavailable', 'No Switchboard replica is available (all are down or draining); retry in a second.'],
+  504: ['Gateway Timeout', "A Switchboard replica did not answer within the load balancer's timeout; retry the call (the usage log shows whether it was charged)."],
+};
+
+/**
+ * HAProxy's own answers, as JSON every proxy client can read. HAProxy cannot tell which wire a
+ * request spoke, so one body serves the three: `{type:'error', error:{type, message, code, status,
+ * param}}`. The chat-completions SDK reads `error.message`/`error.type`; the messages SDK reads
+ * `type:'error'` and `error.type` (the messages wire's type for the status); the generate-content
+ * SDK reads `error.code` (the HTTP status) and `error.status` (its RPC code name). Each SDK raises
+ * its usual error class for the status (docs/cluster.md).
+ */
+export function haproxyErrorBody(status: (typeof HAPROXY_ERROR_STATUSES)[number]): string {
+  const message = HAPROXY_ERROR_TEXT[status][1];
+  return JSON.stringify({ type: 'error', error: { type: messagesErrorType(status), message, code: status, status: rpcStatus(status), param: null } });
+}
+
+/** One errorfile per status (a whole HTTP response, as HAProxy wants it) in `dir`; returns `dir`. */
+export function writeHaproxyErrorFiles(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  for (const status of HAPROXY_ERROR_STATUSES) {
+    const body = haproxyErrorBody(status);
+    const head = [
+      `HTTP/1.1 ${status} ${HAPROXY_ERROR_TEXT[status][0]}`,
+      'content-type: application/json',
+      'cache-control: no-cache',
+      ...(status === 503 ? ['retry-after: 1'] : []),
+      `content-length: ${Buffer.byteLength(body)}`,
+      'connection: close',
+    ];
+    writeFileSync(join(dir, `${status}.http`), `${head.join('\r\n')}\r\n\r\n${body}`);
+  }
+  return dir;
+}
+
+/**
  * The HAProxy configuration. leastconn suits a mix of short calls and long streams. A replica is
  * taken out after two failed health checks (1 s apart, 250 ms once failing) and at once when its
  * /health answers 503 (draining). A request that could not be delivered (connection refused) or
  * that a replica refused with 503 (shed, draining, database down: never processed) is retried on
  * another replica; nothing else is, so no call is ever sent upstream twice by the balancer.
  */
-export function haproxyConfig(o: { port: number; stats: number; replicas: number[] }): string {
+export function haproxyConfig(o: { port: number; stats: number; replicas: number[]; errorDir?: string }): string {
   return `# Generated by scripts/cluster/topology.ts (npm run cluster); docs/cluster.md explains each line.
 global
   maxconn 4096
@@ -423,9 +483,14 @@ defaults
   retries 2
   option redispatch 1
   retry-on conn-failure 503
+  # The client's address for the replicas (TRUST_PROXY=127.0.0.1): HAProxy is the edge here, so an
+  # X-Forwarded-For the client sent is dropped and HAProxy's own takes its place.
+  option forwardfor
+${(o.errorDir ? HAPROXY_ERROR_STATUSES.map((st) => `  errorfile ${st} ${join(o.errorDir!, `${st}.http`)}`) : []).join('\n')}
 
 frontend switchboard
   bind 127.0.0.1:${o.port}
+  http-request del-header x-forwarded-for
   default_backend replicas
 
 backend replicas

@@ -26,27 +26,44 @@ import * as mixed from './voices-mixed.ts';
 import * as apps from './voices-apps.ts';
 import * as borders from './voices-borders.ts';
 import * as everyday from './voices-everyday.ts';
+import * as people from './voices-people-a.ts';
+import * as people2 from './voices-people-b.ts';
+import * as people3 from './voices-people-c.ts';
+import * as people4 from './voices-people-d.ts';
+import * as people5 from './voices-people-e.ts';
+import * as people6 from './voices-people-f.ts';
+import * as people7 from './voices-people-g.ts';
+import * as people8 from './voices-people-h.ts';
 import type { FamilyItems, Item } from './types.ts';
 
-const join = (...batches: FamilyItems[]): FamilyItems => ({
-  low: batches.flatMap((b) => b.low),
-  medium: batches.flatMap((b) => b.medium),
-  high: batches.flatMap((b) => b.high),
-});
+/** Who wrote a batch of hand-written requests: the first part of every row's `author`. */
+const LAYER1_HELPER = 'layer1-helper';
+const ROUTING_HELPER = 'routing-helper';
+type Batch = readonly [author: string, items: FamilyItems];
+interface Cell { items: Item[]; authors: string[] }
 
-const ITEMS: Record<TaskFamily, FamilyItems> = {
-  coding: join(coding, coding2, mixed.coding3, apps.coding4, borders.coding5, everyday.coding6),
-  writing: join(writing, writing2, mixed.writing3, apps.writing4, borders.writing5, everyday.writing6),
-  research: join(research, research2, mixed.research3, apps.research4, borders.research5, everyday.research6),
-  'data-analysis': join(dataAnalysis, dataAnalysis2, mixed.dataAnalysis3, apps.dataAnalysis4, borders.dataAnalysis5, everyday.dataAnalysis6),
-  math: join(math, math2, mixed.math3, apps.math4, borders.math5, everyday.math6),
-  summarization: join(summarization, summarization2, mixed.summarization3, apps.summarization4, borders.summarization5, everyday.summarization6),
-  translation: join(translation, translation2, mixed.translation3, apps.translation4, borders.translation5, everyday.translation6),
-  extraction: join(extraction, extraction2, mixed.extraction3, apps.extraction4, borders.extraction5, everyday.extraction6),
-  conversation: join(conversation, conversation2, mixed.conversation3, apps.conversation4, borders.conversation5, everyday.conversation6),
+const join = (...batches: Batch[]): Record<Complexity, Cell> => {
+  const cell = (c: Complexity): Cell => ({
+    items: batches.flatMap(([, b]) => b[c]),
+    authors: batches.flatMap(([a, b]) => b[c].map(() => a)),
+  });
+  return { low: cell('low'), medium: cell('medium'), high: cell('high') };
 };
-/** Rows per family × complexity cell: 27 cells × 144 = 3,888 training rows. */
-const ROWS_PER_CELL = 144;
+const first = (...batches: FamilyItems[]): Batch[] => batches.map((b) => [LAYER1_HELPER, b] as const);
+
+const ITEMS: Record<TaskFamily, Record<Complexity, Cell>> = {
+  coding: join(...first(coding, coding2, mixed.coding3, apps.coding4, borders.coding5, everyday.coding6), [ROUTING_HELPER, people.coding7], [ROUTING_HELPER, people3.coding8], [ROUTING_HELPER, people5.coding9], [ROUTING_HELPER, people6.coding10], [ROUTING_HELPER, people8.coding12]),
+  writing: join(...first(writing, writing2, mixed.writing3, apps.writing4, borders.writing5, everyday.writing6), [ROUTING_HELPER, people.writing7], [ROUTING_HELPER, people3.writing8], [ROUTING_HELPER, people5.writing9], [ROUTING_HELPER, people6.writing10], [ROUTING_HELPER, people8.writing12]),
+  research: join(...first(research, research2, mixed.research3, apps.research4, borders.research5, everyday.research6), [ROUTING_HELPER, people.research7], [ROUTING_HELPER, people3.research8], [ROUTING_HELPER, people5.research9], [ROUTING_HELPER, people6.research10], [ROUTING_HELPER, people7.research11]),
+  'data-analysis': join(...first(dataAnalysis, dataAnalysis2, mixed.dataAnalysis3, apps.dataAnalysis4, borders.dataAnalysis5, everyday.dataAnalysis6), [ROUTING_HELPER, people.dataAnalysis7], [ROUTING_HELPER, people3.dataAnalysis8], [ROUTING_HELPER, people5.dataAnalysis9], [ROUTING_HELPER, people6.dataAnalysis10], [ROUTING_HELPER, people7.dataAnalysis11], [ROUTING_HELPER, people8.dataAnalysis12]),
+  math: join(...first(math, math2, mixed.math3, apps.math4, borders.math5, everyday.math6), [ROUTING_HELPER, people.math7], [ROUTING_HELPER, people3.math8], [ROUTING_HELPER, people5.math9], [ROUTING_HELPER, people6.math10]),
+  summarization: join(...first(summarization, summarization2, mixed.summarization3, apps.summarization4, borders.summarization5, everyday.summarization6), [ROUTING_HELPER, people2.summarization7], [ROUTING_HELPER, people4.summarization8], [ROUTING_HELPER, people5.summarization9], [ROUTING_HELPER, people6.summarization10], [ROUTING_HELPER, people7.summarization11], [ROUTING_HELPER, people8.summarization12]),
+  translation: join(...first(translation, translation2, mixed.translation3, apps.translation4, borders.translation5, everyday.translation6), [ROUTING_HELPER, people2.translation7], [ROUTING_HELPER, people4.translation8], [ROUTING_HELPER, people5.translation9], [ROUTING_HELPER, people6.translation10]),
+  extraction: join(...first(extraction, extraction2, mixed.extraction3, apps.extraction4, borders.extraction5, everyday.extraction6), [ROUTING_HELPER, people2.extraction7], [ROUTING_HELPER, people4.extraction8], [ROUTING_HELPER, people5.extraction9], [ROUTING_HELPER, people6.extraction10], [ROUTING_HELPER, people7.extraction11], [ROUTING_HELPER, people8.extraction12]),
+  conversation: join(...first(conversation, conversation2, mixed.conversation3, apps.conversation4, borders.conversation5, everyday.conversation6), [ROUTING_HELPER, people2.conversation7], [ROUTING_HELPER, people4.conversation8], [ROUTING_HELPER, people5.conversation9], [ROUTING_HELPER, people6.conversation10], [ROUTING_HELPER, people7.conversation11], [ROUTING_HELPER, people8.conversation12]),
+};
+/** Rows per family × complexity cell: 27 cells × 216 = 5,832 training rows. */
+const ROWS_PER_CELL = 216;
 const SHAPES = ['openai', 'anthropic', 'gemini'] as const;
 type Shape = (typeof SHAPES)[number];
 const OUT = new URL('../../data/routing/train.jsonl', import.meta.url);
@@ -135,7 +152,7 @@ function turnsOf(item: Item): { turns: Turn[]; language: string; json: boolean; 
   let json = false;
   const turns = texts.map((t, i): Turn => {
     let text = t;
-    const lang = /^(fr|de|es|ja|zh|pt|ru|it|ko|nl|pl|tr):/.exec(text);
+    const lang = /^(fr|de|es|ja|zh|pt|ru|it|ko|nl|pl|tr|sv):/.exec(text);
     if (lang) {
       text = text.slice(3);
       if (i === texts.length - 1) language = lang[1];
@@ -247,7 +264,7 @@ const lines: string[] = [];
 let seed = 20261124;
 for (const family of TASK_FAMILIES) {
   for (const complexity of COMPLEXITIES as readonly Complexity[]) {
-    const items = ITEMS[family][complexity];
+    const { items, authors } = ITEMS[family][complexity];
     for (let k = 0; k < ROWS_PER_CELL; k++) {
       const index = k % items.length;
       const r = rng(seed++);
@@ -258,7 +275,7 @@ for (const family of TASK_FAMILIES) {
       check(shape, built.request, id);
       lines.push(JSON.stringify({
         id,
-        author: `layer1-helper/generator:${built.persona.id}`,
+        author: `${authors[index]}/generator:${built.persona.id}`,
         split: 'train',
         shape,
         family,

@@ -18,6 +18,7 @@ export const APP_ROUTES = [
   '/smartone',
   '/developer-zone',
   '/integrations',
+  '/admin',
   '/admin/learning',
   '/admin/learning/budget',
   '/admin/webhooks',

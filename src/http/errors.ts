@@ -3,7 +3,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, appError } from '../core/errors.ts';
-import type { Logger } from '../app/shared/services.ts';
+import type { Logger } from '../app/shared/index.ts';
 
 export function toAppError(err: unknown, log?: Logger): AppError {
   if (err instanceof AppError) return err;

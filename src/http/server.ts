@@ -1,10 +1,12 @@
 // The HTTP server: a flat, readable list of registrations (CONVENTIONS 5). /api routes answer in
 // the envelope; proxy routes answer in each vendor's own shape (their scope sets its handler).
+import type { Socket } from 'node:net';
 import Fastify, { LogController } from 'fastify';
 import cookie from '@fastify/cookie';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Services } from '../app/shared/services.ts';
-import { appError } from '../core/errors.ts';
+import type { Services } from '../app/shared/index.ts';
+import { appError, type AppError } from '../core/errors.ts';
+import { WIRES } from '../wire/index.ts';
 import { apiErrorHandler, sendApiError, toAppError } from './errors.ts';
 import { renderProxyError, shapeForUrl } from './proxy/scope.ts';
 import { callLoad } from './proxy/load.ts';
@@ -49,6 +51,7 @@ import insightsSavings from './api/insights/savings.route.ts';
 import insightsUsage from './api/insights/usage.route.ts';
 import insightsActivity from './api/insights/activity.route.ts';
 import ledgerExport from './api/ledger/export.route.ts';
+import ledgerCheckpoints from './api/ledger/checkpoints.route.ts';
 import integrations from './api/integrations/integrations.route.ts';
 import connector from './api/connector/connector.route.ts';
 import advisoryImports from './api/advisory/imports.route.ts';
@@ -102,6 +105,7 @@ const API_ROUTES: RouteModule[] = [
   insightsUsage,
   insightsActivity,
   ledgerExport,
+  ledgerCheckpoints,
   integrations,
   integrationSetup,
   deviceAuth,
@@ -127,6 +131,31 @@ declare module 'fastify' {
 
 export type Scope = (app: App, s: Services) => Promise<void> | void;
 
+/**
+ * A request Node's HTTP parser refused (malformed framing, bytes after a body without a length,
+ * headers past 16 KB, a request not received in time) never reaches a route. Its answer is still in
+ * the surface's shape: the vendor's error body when the request line names a /v1 path, else the
+ * envelope (issue 24 item 4; Fastify's default was `{"error":"Bad Request","message":"Client Error"}`).
+ */
+function clientError(error: Error, socket: Socket) {
+  const err = error as Error & { code?: string; rawPacket?: unknown };
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const e: AppError =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? appError('headers_too_large')
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? appError('request_timeout')
+        : appError('validation', 'The request is not valid HTTP/1.1 (check its framing: Content-Length or Transfer-Encoding must match the body)');
+  const path = (Buffer.isBuffer(err.rawPacket) ? err.rawPacket : Buffer.alloc(0)).toString('latin1').split('\r\n', 1)[0].split(' ')[1] ?? '';
+  const body = JSON.stringify(
+    path.startsWith('/v1/') ? WIRES[shapeForUrl(path)].renderError(e.status, e.code, e.message) : { success: false, error: e.message, code: e.code },
+  );
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${e.status} ${e.status === 431 ? 'Request Header Fields Too Large' : e.status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(err);
+}
+
 export async function buildServer(s: Services, scopes: Scope[] = []): Promise<App> {
   const app = Fastify({
     logger: s.config.LOG_LEVEL === 'silent' ? false : {
@@ -137,10 +166,13 @@ export async function buildServer(s: Services, scopes: Scope[] = []): Promise<Ap
     // No per-request log lines: they would sit on the proxy's hot path.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: s.config.BODY_LIMIT_BYTES,
+    // req.ip (rate limits, sessions, audit) is the client's only behind a trusted balancer.
+    trustProxy: s.config.TRUST_PROXY,
     return503OnClosing: true,
     forceCloseConnections: true,
     // Errors raised before any route runs (a URL whose percent-encoding does not decode) answer in
     // the surface's shape like every other error, not in Fastify's own body (issue 22 item 4).
+    clientErrorHandler: clientError,
     frameworkErrors: (err, req, reply) => {
       const e = toAppError(err, s.log);
       return req.url.startsWith('/v1/') ? renderProxyError(reply, shapeForUrl(req.url), e) : sendApiError(reply, e);

@@ -1,7 +1,7 @@
 // The services' logger: one JSON line per event, the same shape as Fastify's request log (pino's
 // numeric levels, `time`, `msg`, then the event's own fields), so a log collector reads both
 // alike and a noisy event stays one line. LOG_LEVEL filters. Errors keep their message and stack.
-import type { Logger } from '../app/shared/services.ts';
+import type { Logger } from '../app/shared/index.ts';
 
 const LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 } as const;
 type Level = keyof typeof LEVELS | 'silent';

@@ -3,7 +3,7 @@
 // ready about as soon as the upload returns.
 import type { JobModule } from './index.ts';
 import { QUEUES } from './queues.ts';
-import { processAdvisoryImport } from '../app/connectors/advisory-process.ts';
+import { processAdvisoryImport } from '../app/connectors/index.ts';
 
 export const advisoryImportJob: JobModule = {
   name: QUEUES.advisoryImport,

@@ -2,7 +2,7 @@
 // checkWalletThresholds) and alert e-mails.
 import type { JobModule } from './index.ts';
 import { QUEUES } from './queues.ts';
-import { evaluateWalletThresholds, sendAlertEmail } from '../app/events/notifications.ts';
+import { evaluateWalletThresholds, sendAlertEmail } from '../app/events/index.ts';
 import type { EventFrame } from '../infra/bus/bus.ts';
 
 export const thresholdsJob: JobModule = {

@@ -2,7 +2,7 @@
 // enqueues this job in its own transaction; the worker charges the saved payment method here,
 // never in the request that crossed the threshold.
 import type { JobModule } from './index.ts';
-import { AUTO_TOPUP_QUEUE, runAutoTopup, type AutoTopupJob } from '../app/money/topups.ts';
+import { AUTO_TOPUP_QUEUE, runAutoTopup, type AutoTopupJob } from '../app/money/index.ts';
 
 const job: JobModule = {
   name: AUTO_TOPUP_QUEUE,

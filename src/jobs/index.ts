@@ -1,7 +1,7 @@
 // Background jobs on pg-boss, on the same PostgreSQL (ARCHITECTURE "jobs"). Each *.job.ts exports
 // a JobModule; this flat list is what the worker runs. Producers (the API) only need `boss.send`.
 import type PgBoss from 'pg-boss';
-import type { Services } from '../app/shared/services.ts';
+import type { Services } from '../app/shared/index.ts';
 import reservationSweep from './reservation-sweep.job.ts';
 import autoTopup from './auto-topup.job.ts';
 import { qaScoreJob } from './qa-score.job.ts';
@@ -13,6 +13,7 @@ import { digestsJob } from './digests.job.ts';
 import { learningJob } from './learning.job.ts';
 import { insightsRollupJob } from './insights-rollup.job.ts';
 import { advisoryImportJob } from './advisory-import.job.ts';
+import { ledgerCheckpointsJob } from './ledger-checkpoints.job.ts';
 
 export interface JobModule {
   /** Queue name; also the pg-boss queue created at start-up. */
@@ -37,6 +38,7 @@ export const JOBS: JobModule[] = [
   learningJob,
   insightsRollupJob,
   advisoryImportJob,
+  ledgerCheckpointsJob,
 ];
 
 export async function createQueues(boss: PgBoss): Promise<void> {

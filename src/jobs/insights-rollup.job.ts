@@ -2,7 +2,7 @@
 // rollups (app/money/ledger-rollups.repo.ts). The insights stay exact between runs, reading whatever
 // is above each tenant's watermark from the ledger itself; the job only keeps that part small.
 import type { JobModule } from './index.ts';
-import { rollUpLedger } from '../app/money/ledger-rollups.repo.ts';
+import { rollUpLedger } from '../app/money/index.ts';
 
 export const INSIGHTS_ROLLUP_QUEUE = 'insights.rollup';
 

@@ -1,8 +1,8 @@
 // Layer 3 rule derivation on schedule (issue 5.4): every five minutes, outcomes of the last 24 h
 // become the rule set in force, versioned with a change log. Replicas pick it up within seconds.
 import type PgBoss from 'pg-boss';
-import type { Services } from '../app/shared/services.ts';
-import { deriveAndStore } from '../app/calls/quality/rules.ts';
+import type { Services } from '../app/shared/index.ts';
+import { deriveAndStore } from '../app/calls/index.ts';
 import type { JobModule } from './index.ts';
 
 export const LAYER3_QUEUE = 'layer3.derive';

@@ -6,9 +6,9 @@
 // held by the database). Where the database could not make the role (an external PostgreSQL whose
 // user lacks CREATEROLE), the plane stays off and says so once, with the fix.
 import type { JobModule } from './index.ts';
-import { runLearningTick } from '../app/learning/pipeline.ts';
-import { learningRoleUsable } from '../app/learning/role.ts';
-import { ensureBudgetsForWindow } from '../app/learning/budget.repo.ts';
+import { runLearningTick } from '../app/learning/index.ts';
+import { learningRoleUsable } from '../app/learning/index.ts';
+import { ensureBudgetsForWindow } from '../app/learning/index.ts';
 import { grantLearningRole } from '../store/migrations/017a-learning-role.ts';
 
 export const LEARNING_QUEUE = 'learning.tick';

@@ -2,8 +2,8 @@
 // (at most every 2 s per process) after calls settle, so scores land seconds after the fact.
 // The queue is a singleton: one run at a time across all workers.
 import type PgBoss from 'pg-boss';
-import type { Logger, Services } from '../app/shared/services.ts';
-import { scorePending } from '../app/calls/quality/scoring.ts';
+import type { Logger, Services } from '../app/shared/index.ts';
+import { scorePending } from '../app/calls/index.ts';
 import type { JobModule } from './index.ts';
 
 export const QA_SCORE_QUEUE = 'qa.score';

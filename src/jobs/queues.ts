@@ -4,9 +4,9 @@
 import { CompiledQuery } from 'kysely';
 import type PgBoss from 'pg-boss';
 import type { Executor } from '../store/db.ts';
-import type { JobQueue } from '../app/shared/jobs.ts';
-import type { Logger } from '../app/shared/services.ts';
-import { AUTO_TOPUP_QUEUE } from '../app/money/topups.ts';
+import type { JobQueue } from '../app/shared/index.ts';
+import type { Logger } from '../app/shared/index.ts';
+import { AUTO_TOPUP_QUEUE } from '../app/money/index.ts';
 import { nudgeQaScoring } from './qa-score.job.ts';
 
 export const QUEUES = {

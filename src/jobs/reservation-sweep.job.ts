@@ -3,8 +3,8 @@
 // RESERVATION_TIMEOUT_MS (1 s to 1 min, sweepIntervalMs) through the queue, and on the minute cron
 // as a safety net. One sweeper runs at a time across workers (its advisory lock).
 import type { JobModule } from './index.ts';
-import { SWEEP_QUEUE, sweepIntervalMs, sweepReservations } from '../app/money/sweeper.ts';
-import { deleteExpiredResponses } from '../app/calls/stored-responses.repo.ts';
+import { SWEEP_QUEUE, sweepIntervalMs, sweepReservations } from '../app/money/index.ts';
+import { deleteExpiredResponses } from '../app/calls/index.ts';
 
 const job: JobModule = {
   name: SWEEP_QUEUE,

@@ -2,7 +2,7 @@
 // event-outbox rows after a day.
 import type { JobModule } from './index.ts';
 import { QUEUES } from './queues.ts';
-import { purgeExpired } from '../app/events/webhook-delivery.ts';
+import { purgeExpired } from '../app/events/index.ts';
 
 export const retentionJob: JobModule = {
   name: QUEUES.retentionPurge,

@@ -3,7 +3,7 @@
 // makes a double run harmless.
 import type { JobModule } from './index.ts';
 import { QUEUES } from './queues.ts';
-import { attemptDelivery, deliverDue } from '../app/events/webhook-delivery.ts';
+import { attemptDelivery, deliverDue } from '../app/events/index.ts';
 
 export const webhookDeliverJob: JobModule = {
   name: QUEUES.webhookDeliver,

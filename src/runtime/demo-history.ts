@@ -4,9 +4,9 @@
 // overview's savings, chart, runway and activity feed show real numbers on the first start.
 // Every row is sealed in the ledger like any call; the prompts are labelled as demo history.
 import { randomUUID } from 'node:crypto';
-import type { Services } from '../app/shared/services.ts';
-import { reserve } from '../app/money/wallet.ts';
-import { Settler } from '../app/money/settlement.ts';
+import type { Services } from '../app/shared/index.ts';
+import { reserve } from '../app/money/index.ts';
+import { Settler } from '../app/money/index.ts';
 import { decideLayer1 } from '../core/routing/layer1.ts';
 import { endpointsFromPriceBook } from '../core/routing/layer2.ts';
 import type { CanonicalRequest } from '../core/canonical/types.ts';
@@ -42,7 +42,7 @@ export async function seedDemoHistory(s: Services, t: { tenantId: string; projec
       const at = new Date(startOfToday - d * DAY + (9 + i * 1.5) * 3_600_000);
       // The same settlement code, on a clock set to the call's time.
       const past = { ...s, clock: { now: () => at } } as Services;
-      past.settler = new Settler(past);
+      past.settler = new Settler(past, s.settler.followUps);
       const prompt = PROMPTS[(d * 5 + i) % PROMPTS.length]!;
       const request: CanonicalRequest = { shape: 'openai', model: 'gpt-4o', messages: [{ role: 'user', content: [{ type: 'text', text: prompt }] }], stream: false };
       const routing = decideLayer1(request, { qualityFloor: 0.6 });

@@ -10,6 +10,7 @@ import type {
   CanonicalResponse,
   ContentPart,
   FinishReason,
+  ReasoningOrigin,
   StreamEvent,
   TextPart,
   ToolCallPart,
@@ -36,6 +37,7 @@ export function countInputTokens(req: CanonicalRequest): number {
       if (p.type === 'text') chars += p.text.length;
       else if (p.type === 'image') extra += IMAGE_TOKENS;
       else if (p.type === 'tool_call') chars += p.name.length + p.arguments.length;
+      else if (p.type === 'reasoning') chars += p.text.length;
       else chars += p.content.length;
     }
   }
@@ -313,7 +315,7 @@ export interface SimAnswer {
   stopSequence?: string;
   usage: Usage;
   /** Thinking, when the request asked for it: `text` is '' when only its tokens are reported. */
-  reasoning?: { text: string; signature: string };
+  reasoning?: { text: string; signature: string; origin: ReasoningOrigin };
 }
 
 /**
@@ -328,9 +330,34 @@ export function simulateAnswer(req: CanonicalRequest, responseId: string, bad?: 
   const thought = `The request is: "${topic}". ${a.content.some((p) => p.type === 'tool_call') ? 'A tool can answer this, so I will call it.' : 'I can answer this directly; I will keep it accurate and to the point.'}`;
   const tokens = tokensOf(thought.length);
   a.usage = { ...a.usage, outputTokens: a.usage.outputTokens + tokens, reasoningTokens: tokens };
-  const signature = createHash('sha256').update(thought).digest('base64');
-  a.reasoning = { text: req.reasoning.visible ? thought : '', signature };
+  const origin = originOf(req);
+  a.reasoning = { text: req.reasoning.visible ? thought : '', signature: simSignature(origin, thought), origin };
   return a;
+}
+
+/** The wire whose signatures this request's vendor makes (the chat wire shows none; its Responses sibling does). */
+const originOf = (req: CanonicalRequest): ReasoningOrigin => (req.shape === 'openai' ? 'responses' : req.shape);
+
+/** An opaque signature naming the vendor that made it, so a vendor can refuse another's (as real ones do). */
+function simSignature(origin: ReasoningOrigin, thought: string): string {
+  return Buffer.from(`sim:${origin}:${createHash('sha256').update(thought).digest('hex')}`).toString('base64');
+}
+
+/**
+ * Thinking sent back with a signature another vendor made is refused, as every vendor refuses
+ * it: the message names the first such part.
+ */
+export function foreignSignature(req: CanonicalRequest): string | null {
+  const own = originOf(req);
+  for (let i = 0; i < req.messages.length; i++) {
+    for (const p of req.messages[i].content) {
+      if (p.type !== 'reasoning' || p.signature === undefined) continue;
+      // Opaque strings the sim did not make pass (tests send made-up ones); another vendor's do not.
+      const maker = /^sim:(anthropic|gemini|responses):/.exec(Buffer.from(p.signature, 'base64').toString('utf8'))?.[1];
+      if (p.origin !== own || (maker !== undefined && maker !== own)) return `Invalid signature on the reasoning in message ${i}: it was not made by this provider (simulated ${own}).`;
+    }
+  }
+  return null;
 }
 
 function answerOf(req: CanonicalRequest, responseId: string, bad?: BadAnswer): SimAnswer {
@@ -449,7 +476,7 @@ export function answerEvents(a: SimAnswer, id: string, model: string): StreamEve
   const first = a.reasoning ? 1 : 0;
   if (a.reasoning) {
     for (const text of splitDeltas(a.reasoning.text)) evs.push({ type: 'reasoning_delta', index: 0, text });
-    evs.push({ type: 'reasoning_signature', index: 0, signature: a.reasoning.signature });
+    evs.push({ type: 'reasoning_signature', index: 0, signature: a.reasoning.signature, origin: a.reasoning.origin });
     evs.push({ type: 'block_end', index: 0 });
   }
   a.content.forEach((p: ContentPart, i) => {

@@ -11,9 +11,9 @@ import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CanonicalRequest } from '../core/canonical/types.ts';
 import { WIRES } from '../wire/index.ts';
-import { responsesWire } from '../wire/openai/responses/index.ts';
+import { createResponsesWire } from '../wire/openai/responses/index.ts';
 import type { WireFormat } from '../wire/types.ts';
-import { answerEvents, promptText, simulateAnswer, toResponse } from './answer.ts';
+import { answerEvents, foreignSignature, promptText, simulateAnswer, toResponse } from './answer.ts';
 import {
   createFaultController,
   readFaultRule,
@@ -215,6 +215,18 @@ const defaultErrorCode = (status: number): string =>
             ? 'server_error'
             : 'invalid_request';
 
+/** The Responses wire for one request: its answer shows what the request's `include` and `reasoning` ask for. */
+function responsesFor(body: unknown): WireFormat {
+  const b = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  return createResponsesWire({
+    store: b.store !== false,
+    include: Array.isArray(b.include) ? b.include.filter((x): x is string => typeof x === 'string') : [],
+    reasoning: isObj(b.reasoning) ? b.reasoning : null,
+    metadata: isObj(b.metadata) ? b.metadata : null,
+  });
+}
+
 export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
   const faults = createFaultController();
   const stats = createStats();
@@ -229,9 +241,9 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
     wire: SimWire,
     routeName: string,
     ctx: { model?: string; stream?: boolean },
-    format: WireFormat = WIRES[wire],
+    format: WireFormat | ((body: unknown) => WireFormat) = WIRES[wire],
   ): Promise<void> {
-    const w = format;
+    let w = typeof format === 'function' ? format(null) : format;
     const raw = await readBody(req);
     if (raw === 'too_large') return sendJson(res, 413, w.renderError(413, 'request_too_large', 'Request body is too large.'));
     let body: unknown;
@@ -240,6 +252,7 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
     } catch {
       return sendJson(res, 400, w.renderError(400, 'invalid_json', 'Request body is not valid JSON.'));
     }
+    if (typeof format === 'function') w = format(body);
     const parsed = w.parseRequest(body, ctx);
     const named = (body as { model?: unknown } | null)?.model;
     const model = parsed.ok ? parsed.value.model : typeof named === 'string' ? named : (ctx.model ?? '');
@@ -263,6 +276,8 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
     }
     if (!parsed.ok) return sendJson(res, 400, w.renderError(400, parsed.code, parsed.message, parsed.field));
     const creq = parsed.value;
+    const foreign = foreignSignature(creq);
+    if (foreign) return sendJson(res, 400, w.renderError(400, 'invalid_request', foreign, 'messages'));
     const fault = faults.take({ provider: r.provider, wire, model: creq.model, stream: creq.stream, prompt: promptText(creq) });
     await answer(res, w, creq, fault);
   }
@@ -425,7 +440,7 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
       return handleModelCall(req, res, url, { provider: prefix ?? 'openai', path }, 'openai', 'POST /v1/chat/completions', {});
     }
     if (method === 'POST' && path === '/v1/responses') {
-      return handleModelCall(req, res, url, { provider: prefix ?? 'openai', path }, 'openai', 'POST /v1/responses', {}, responsesWire);
+      return handleModelCall(req, res, url, { provider: prefix ?? 'openai', path }, 'openai', 'POST /v1/responses', {}, responsesFor);
     }
     if (method === 'POST' && path === '/v1/messages') {
       return handleModelCall(req, res, url, { provider: prefix ?? 'anthropic', path }, 'anthropic', 'POST /v1/messages', {});

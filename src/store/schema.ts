@@ -143,6 +143,8 @@ export interface ApiKeysTable {
   expires_at: NullableTimestamp;
   revoked_at: NullableTimestamp;
   rotated_from_id: string | null;
+  /** The desktop-bridge session that made the key (D14); its end revokes the key (migration 028b). */
+  session_id: Generated<string | null>;
 }
 
 export interface WalletsTable {
@@ -506,6 +508,18 @@ export interface InsightsRollupStateTable {
   updated_at: Generated<Date>;
 }
 
+export interface LedgerCheckpointsTable {
+  id: Generated<string>;
+  tenant_id: string;
+  sequence: bigint;
+  seal_hash: string;
+  balance_micros: bigint;
+  chain_digest: string;
+  key_id: string;
+  signature: string;
+  created_at: Date;
+}
+
 export interface DB {
   stored_responses: StoredResponsesTable;
   tenants: TenantsTable;
@@ -542,6 +556,7 @@ export interface DB {
   insights_calls_daily: InsightsCallsDailyTable;
   insights_paths_daily: InsightsPathsDailyTable;
   export_log: ExportLogTable;
+  ledger_checkpoints: LedgerCheckpointsTable;
   password_resets: PasswordResetsTable;
   invites: InvitesTable;
 }

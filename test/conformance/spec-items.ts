@@ -115,7 +115,7 @@ export const ROUTES: RouteItem[] = [
   r('D13', 'POST', '/api/users/me/password', 'jwt'),
   r('D13', 'POST', '/api/members/invites', 'jwt'),
   r('D13', 'POST', '/api/members/invites/accept', 'none'),
-  r('D13', 'GET', '/api/tools', 'jwt', 'open: issue 16 (web16a/web16b build the developer zone and this endpoint)'),
+  r('D13', 'GET', '/api/tools', 'jwt'),
   r('D13', 'GET', '/api/models/catalogue', 'jwt'),
   r('D13', 'POST', '/api/copy-paste', 'jwt'),
   // D14 connectors
@@ -124,21 +124,20 @@ export const ROUTES: RouteItem[] = [
   r('D14', 'POST', '/api/advisory/imports', 'jwt'),
   r('D14', 'GET', '/api/advisory/imports/:id', 'jwt'),
   // D17
-  r('D17', 'GET', '/.well-known/switchboard-ledger-key', 'none', 'open: issue 24 item 6 (cluster24 builds the ledger checkpoints)'),
+  r('D17', 'GET', '/.well-known/switchboard-ledger-key', 'none'),
 ];
 
 /** Web app routes (D13): each answers the app's HTML. */
-const web16: Result = 'open: issue 16 (web16a/web16b build this screen)';
 export const WEB_ROUTES: Array<{ source: string; path: string; result: Result }> = [
   ...['/overview', '/analytics', '/summary', '/billing', '/settings/ledger'].map((path) => ({ source: '§1 Customer screens, D13', path, result: 'ok' as Result })),
   ...['/account', '/smartone'].map((path) => ({ source: '§1 Customer screens, D13', path, result: 'ok' as Result })),
   { source: '§1 Customer screens, D13', path: '/developer-zone', result: 'ok' },
-  ...['/security', '/notifications', '/integrations'].map((path) => ({ source: '§1 Customer screens, D13', path, result: web16 })),
+  ...['/security', '/notifications', '/integrations'].map((path) => ({ source: '§1 Customer screens, D13', path, result: 'ok' as Result })),
   ...['/login', '/signup', '/forgot-password', '/reset-password', '/verify-email', '/invite', '/device'].map((path) => ({ source: 'D13', path, result: 'ok' as Result })),
   { source: 'D13', path: '/copy-paste', result: 'ok' },
   { source: 'D13', path: '/advisory', result: 'ok' },
   { source: 'D13', path: '/admin/learning', result: 'ok' },
-  { source: 'D13', path: '/admin/', result: 'open: issue 18 (the admin console has its learning screens only; no console home at /admin/)' },
+  { source: 'D13', path: '/admin/', result: 'fixed: the admin console home (links to /admin/learning and /admin/webhooks; test/web/admin-webhooks.test.ts)' },
 ];
 
 /**
@@ -161,6 +160,13 @@ const f = (source: string, probe: string, fields: Record<string, FieldType>, res
   Object.entries(fields).map(([field, type]) => ({ source, probe, field, type, result }));
 
 export const FIELDS: FieldItem[] = [
+  ...f('D17 ledger checkpoint key (JWK Set, docs/ledger-checkpoints.md)', 'GET /.well-known/switchboard-ledger-key', {
+    'keys[0].kty': 'string',
+    'keys[0].crv': 'string',
+    'keys[0].x': 'string',
+    'keys[0].kid': 'string',
+    pem: 'string',
+  }),
   ...f('§2 Response envelope', 'GET /api/users/me', { success: 'boolean', data: 'object' }),
   ...f('§2 Response envelope, §7, D9', 'error 404', { success: 'boolean', error: 'string', code: 'string' }),
   ...f('D9 validation error names the field', 'error 400', { success: 'boolean', error: 'string', code: 'string', field: 'string' }),
@@ -231,6 +237,7 @@ export const FIELDS: FieldItem[] = [
   ...f('§4 baseline PATCH', 'PATCH /api/tenant/baseline', { 'data.providerKey': 'string' }),
   ...f('D13 insightsEngineVersion on every insights response', 'GET /api/tenant/insights/overview', { 'data.insightsEngineVersion': 'string' }),
   ...f('D13 insightsEngineVersion on every insights response', 'GET /api/tenant/insights/activity', { 'data.insightsEngineVersion': 'string', 'data.items': 'array' }),
+  ...f('D9 pages on the activity feed', 'GET /api/tenant/insights/activity', { 'data.nextCursor': 'string|null' }),
   ...f('D13 insightsEngineVersion on every insights response', 'GET /api/tenant/insights/usage', { 'data.insightsEngineVersion': 'string' }),
   ...f('D13 insightsEngineVersion on every insights response', 'GET /api/tenant/insights/savings', { 'data.insightsEngineVersion': 'string' }),
   ...f('D13 insightsEngineVersion on every insights response', 'GET /api/tenant/insights/audit', { 'data.insightsEngineVersion': 'string' }),
@@ -389,9 +396,9 @@ export const BEHAVIOURS: Array<{ source: string; item: string; check: string; re
   { source: 'D9', item: 'ledger filters type, projectId, from, to, minAmount, maxAmount', check: 'ledger filters', result: 'ok' },
   { source: '§2 Learning-plane resources, §3 locks', item: 'proposal status minted, gate1ResultId, gate2ResultId, validationCostMicros, lastValidatedAt, manifestId null, approvedByUserId/rejectReason/approvedAt never written; synthetic cases (caseHash, quality scores), replay results (actualOutput, expectedOutput, passed, divergenceReason), cost summary (totalValidationCostMicros)', check: 'admin-learning.test.ts', result: 'ok' },
   { source: 'D9', item: 'admin gate history (GET /api/admin/learning/proposals/:id/gates) pages with {items, nextCursor}', check: 'admin-learning.test.ts', result: 'fixed: it had items only' },
-  { source: 'D9, §8', item: 'GET /api/tenant/insights/activity pages with &cursor= and nextCursor', check: 'not checked', result: 'open: the feed is the last 50 events (§8; ?limit= up to 200) merged from call logs, ledger entries and alerts; a cursor across the three sources is not built' },
-  { source: 'D9', item: 'GET /api/projects/:id/integrations pages with {items, nextCursor}', check: 'not checked', result: 'open: the tiles are the fixed tool catalogue (one tile per tool, §1 /integrations), answered whole as {items}' },
-  { source: 'D9', item: 'GET /api/connector/activity (key-authenticated, for the connectors) pages with &cursor=', check: 'not checked', result: 'open: the connectors read the latest ?limit= (≤ 50) calls only; no cursor' },
+  { source: 'D9, §8', item: 'GET /api/tenant/insights/activity pages with &cursor= and nextCursor', check: 'test/feed-pages.test.ts', result: 'fixed: a cursor over (time, source, id) across call logs, ledger entries and alerts; ?limit= default 50 (the §8 feed size), max 200' },
+  { source: 'D9', item: 'GET /api/projects/:id/integrations pages with {items, nextCursor}', check: 'test/feed-pages.test.ts', result: 'fixed: {items, nextCursor} in catalogue order, the cursor is the last tile\'s tool' },
+  { source: 'D9', item: 'GET /api/connector/activity (key-authenticated, for the connectors) pages with &cursor=', check: 'test/feed-pages.test.ts', result: 'fixed: {items, nextCursor}, the activity feed\'s cursor on the key\'s project (?limit= ≤ 50, default 10)' },
   { source: 'D6', item: 'x-service-tokens-saved on streamed responses and without a benchmark provider', check: 'src/http/proxy/proxy.test.ts', result: 'fixed: "null" without a benchmark provider (D7: savings are null, never a fabricated 0); "pending" on a stream with one, whose headers leave before it is settled (llm.call and the call log carry the figure)' },
   { source: 'D9', item: '/api errors 400 validation, 401, 403, 404, 409 with {success:false, error, code}', check: 'api errors', result: 'ok' },
   { source: 'D8', item: 'customer ledger omits eventType, modelId, providerKey, actualCostUsdMicros, baselineCostUsdMicros, benchmarkPricingVersion, benchmarkMethodologyVersion', check: 'ledger fields', result: 'ok' },

@@ -16,11 +16,12 @@ async function lane(): Promise<void> {
   for (let r = queue.shift(); r; r = queue.shift()) {
     await settleCall(
       rt.services,
-      settlement({ tenantId: r.tenantId, projectId: r.projectId }, r, {
+      settlement({ tenantId: r.tenantId, projectId: r.projectId }, r),
+      {
         extra: async (tx) => {
           await sql`select pg_sleep(0.1)`.execute(tx);
         },
-      }),
+      },
     );
     process.stdout.write(`settled ${r.id}\n`);
   }

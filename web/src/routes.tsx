@@ -24,6 +24,7 @@ export const SCREENS: Screen[] = [
   { path: '/notifications', title: 'Notifications', area: 'app', nav: true, component: lazy(() => import('./screens/notifications/NotificationsPage.tsx')) },
   { path: '/billing', title: 'Billing', area: 'app', nav: true, component: lazy(() => import('./screens/billing/BillingPage.tsx')) },
   { path: '/settings/ledger', title: 'Ledger', area: 'app', nav: true, component: lazy(() => import('./screens/settings-ledger/LedgerPage.tsx')) },
+  { path: '/admin', title: 'Admin console', area: 'app', adminNav: true, component: lazy(() => import('./screens/admin-home/AdminHomePage.tsx')) },
   { path: '/admin/learning', title: 'Learning plane', area: 'app', adminNav: true, component: lazy(() => import('./screens/admin-learning/AdminLearningPage.tsx')) },
   { path: '/smartone', title: 'SmartOne', area: 'app', nav: true, component: lazy(() => import('./screens/smartone/SmartonePage.tsx')) },
   { path: '/integrations', title: 'Integrations', area: 'app', nav: true, component: lazy(() => import('./screens/integrations/IntegrationsPage.tsx')) },

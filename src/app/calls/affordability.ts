@@ -6,7 +6,8 @@ import { AppError, appError } from '../../core/errors.ts';
 import type { CanonicalRequest } from '../../core/canonical/types.ts';
 import type { ModelClass } from '../../core/model-class.ts';
 import type { RankedEndpoint } from '../../core/routing/layer2.ts';
-import type { Services } from '../shared/services.ts';
+import type { Services } from '../shared/index.ts';
+import { walletBalance } from '../money/index.ts';
 
 const MILLION = 1_000_000n;
 
@@ -29,7 +30,7 @@ export function affordableOutputTokens(availableMicros: bigint, inputTokens: num
 
 export async function explainRefusal(s: Services, e: unknown, f: RefusalFacts): Promise<unknown> {
   if (!(e instanceof AppError) || e.code !== 'insufficient_balance' || f.call.maxTokens === undefined) return e;
-  const w = await s.db.selectFrom('wallets').select(['balance_micros', 'reserved_micros']).where('tenant_id', '=', f.tenantId).executeTakeFirst();
+  const w = await walletBalance(s.db, f.tenantId);
   if (!w) return e;
   const available = w.balance_micros - w.reserved_micros;
   const tokens = affordableOutputTokens(available > 0n ? available : 0n, f.inputTokens, f.endpoint);

@@ -1,7 +1,7 @@
 // What the proxy hands the call pipeline for one call, and what it gets back.
 import type { CanonicalRequest, ClientShape } from '../../core/canonical/types.ts';
 import type { ParseContext, WireFormat } from '../../wire/index.ts';
-import type { KeyPrincipal } from '../identity/keys.ts';
+import type { KeyPrincipal } from '../identity/index.ts';
 
 /** A key's principal, or the same without a key for surfaces a user drives from the web app. */
 export type CallPrincipal = Omit<KeyPrincipal, 'keyId'> & { keyId: string | null };

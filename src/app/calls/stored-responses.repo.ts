@@ -1,7 +1,7 @@
 // Stored Responses API responses (D19, migration 014): kept 30 days for `previous_response_id`
 // and `GET /v1/responses/:id`. Every read and delete names the tenant (tenant isolation).
 import { sql } from 'kysely';
-import type { Services } from '../shared/services.ts';
+import type { Services } from '../shared/index.ts';
 import type { Message } from '../../core/canonical/types.ts';
 
 export const STORED_RESPONSE_DAYS = 30;

@@ -6,7 +6,7 @@
 import type { CanonicalRequest, StreamEvent, Usage } from '../../core/canonical/types.ts';
 import { SseParser, encodeSse } from '../../wire/sse.ts';
 import type { SseRecord, WireFormat } from '../../wire/types.ts';
-import type { UpstreamResponse } from '../../infra/upstream.ts';
+import { classify, type UpstreamResponse } from '../../infra/upstream.ts';
 
 export interface StreamSink {
   /** Send the status line and headers; called once, before the first write. */
@@ -114,7 +114,11 @@ export async function pumpStream(o: PumpOptions): Promise<void> {
     await send(text);
   };
 
-  let failure: string | null = null;
+  // What the client's error event says when the stream cannot end whole: the status the JSON path
+  // would have answered for the same upstream failure (502: the upstream failed), except a timeout,
+  // which is 504 in the event (Gemini DEADLINE_EXCEEDED, Anthropic timeout_error): the client's
+  // 200 is already sent, so the event is the only place the kind of failure can show.
+  let failure: { message: string; status: number } | null = null;
   try {
     for await (const chunk of o.upstream.body) {
       onRecords(parser.push(chunk as Buffer));
@@ -124,7 +128,13 @@ export async function pumpStream(o: PumpOptions): Promise<void> {
     onEvents(decoder.end());
     await flush();
   } catch (e) {
-    failure = o.signal.aborted || o.sink.closed ? null : `The upstream stream broke: ${(e as Error).message}`;
+    if (!o.signal.aborted && !o.sink.closed) {
+      const u = classify(e);
+      failure =
+        u.kind === 'timeout'
+          ? { status: 504, message: `The upstream provider timed out mid-stream (${u.message}); retry the call` }
+          : { status: 502, message: `The upstream stream broke: ${u.message}; retry the call` };
+    }
   }
   // Frames already produced from a chunk that then failed still go out, ahead of the error event.
   await flush();
@@ -134,12 +144,12 @@ export async function pumpStream(o: PumpOptions): Promise<void> {
     complete = false;
   }
 
-  if (!complete && failure === null && !o.sink.closed) failure = 'The upstream stream ended early';
+  if (!complete && failure === null && !o.sink.closed) failure = { status: 502, message: 'The upstream stream ended early; retry the call' };
   await o.settle(usage, { outputText, complete });
 
   if (o.sink.closed) return;
   if (failure !== null) {
-    const errText = (encoder ?? o.clientWire.createStreamEncoder(o.call)).encode({ type: 'error', message: failure });
+    const errText = (encoder ?? o.clientWire.createStreamEncoder(o.call)).encode({ type: 'error', message: failure.message, status: failure.status });
     await send(errText);
   } else {
     await send(held);

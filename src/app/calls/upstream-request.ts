@@ -3,7 +3,20 @@
 // goes as it came, with its query string and beta headers.
 import type { CanonicalRequest } from '../../core/canonical/types.ts';
 import { WIRES, type UpstreamRequest, type WireFormat } from '../../wire/index.ts';
+import { isResponsesWire, responsesWire } from '../../wire/openai/responses/index.ts';
 import type { CallRequest } from './call-request.ts';
+import type { ProviderEndpoint } from './providers.ts';
+
+/**
+ * The wire a provider is spoken to in: its brand's, except that a Responses API call goes to OpenAI
+ * in the Responses API, the only wire where OpenAI returns reasoning (summaries and the encrypted
+ * reasoning a next turn sends back). It is still translated both ways (not the client's own wire
+ * object), so the gateway's stored-response ids never reach the vendor.
+ */
+export function upstreamWire(req: CallRequest, provider: Pick<ProviderEndpoint, 'key' | 'wire'>): WireFormat {
+  if (provider.key === 'openai' && isResponsesWire(req.clientWire)) return responsesWire;
+  return WIRES[provider.wire];
+}
 
 /**
  * The upstream request. A vendor-prefixed call whose provider speaks the client's own wire sends

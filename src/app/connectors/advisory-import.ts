@@ -6,10 +6,10 @@
 // that marks it queued. No upstream call, no wallet movement, no ledger entry.
 import { parse as csvParse } from 'csv-parse';
 import { Readable } from 'node:stream';
-import type { Services } from '../shared/services.ts';
+import type { Services } from '../shared/index.ts';
 import { appError } from '../../core/errors.ts';
 import { PRICE_BOOK } from '../../core/pricing/price-book.ts';
-import { loadCallContext } from '../money/wallet.ts';
+import { loadCallContext } from '../money/index.ts';
 import { csvHeader, parseCsvRecord, parseNdjsonLine, type RowResult } from './advisory-rows.ts';
 import { deleteImport, insertImport, insertRows, markQueued, type StagedRow } from './advisory.repo.ts';
 

@@ -4,7 +4,7 @@
 // upstream call), and the row is priced three ways on its own token counts: at the model that
 // really answered, at the would-have model, and at the benchmark provider's reference model of
 // the would-have class (D7). Progress is saved per batch and published as `advisory.progress`.
-import type { Services } from '../shared/services.ts';
+import type { Services } from '../shared/index.ts';
 import type { CanonicalRequest } from '../../core/canonical/types.ts';
 import { decideLayer1 } from '../../core/routing/layer1.ts';
 import { CLASSIFIER_VERSION } from '../../core/routing/classify.ts';
@@ -13,7 +13,7 @@ import { chooseEndpoints, endpointsFromPriceBook, requiredCapabilities } from '.
 import { costMicros } from '../../core/pricing/cost.ts';
 import { findModel, referenceModel } from '../../core/pricing/price-book.ts';
 import type { ModelClass } from '../../core/model-class.ts';
-import { emitEvent } from '../events/events.ts';
+import { emitEvent } from '../events/index.ts';
 import { claimImport, failImport, finishImport, lastDecidedLine, pendingRows, writeDecisions, type ImportRecord, type PendingRow, type RowDecision } from './advisory.repo.ts';
 
 const BATCH = 1000;

@@ -7,12 +7,12 @@
 // Evidence lives in connector_heartbeats, one row per project and source: a connector's own
 // heartbeat ('mcp') or a call's full channel ('proxy:chat', 'mcp:chat'); it is written by
 // events/connector-activity.ts (calls note themselves there without importing this domain).
-import { sql } from 'kysely';
-import type { Services } from '../shared/services.ts';
-import type { Channel } from '../events/events.ts';
-import { SILENT_AFTER_MS } from '../events/connector-activity.ts';
+import type { Services } from '../shared/index.ts';
+import type { Channel } from '../events/index.ts';
+import { SILENT_AFTER_MS } from '../events/index.ts';
+import { deleteHeartbeats, heartbeatChannels, heartbeatEvidence } from './connectors.repo.ts';
 
-export { recordHeartbeat, SILENT_AFTER_MS } from '../events/connector-activity.ts';
+export { recordHeartbeat, SILENT_AFTER_MS } from '../events/index.ts';
 export type { Channel };
 
 
@@ -40,19 +40,12 @@ export type TileStatus = 'connected' | 'disconnected' | 'not configured';
 /** Status and last-seen time of each tool of a project. */
 export async function toolStatuses(s: Services, tenantId: string, projectId: string, tools: readonly string[]): Promise<Map<string, { status: TileStatus; lastSeenAt: string | null }>> {
   const now = s.clock.now();
-  const rows = await sql<{ channel: string; last_seen_at: Date; credential_ok: boolean }>`
-    select h.channel, h.last_seen_at,
-           (h.key_id is null or (k.revoked_at is null or k.revoked_at > ${now}) and (k.expires_at is null or k.expires_at > ${now}))
-           and (h.session_id is null or (ss.revoked_at is null and ss.expires_at > ${now})) as credential_ok
-      from connector_heartbeats h
-      left join api_keys k on k.id = h.key_id
-      left join sessions ss on ss.id = h.session_id
-     where h.project_id = ${projectId} and h.tenant_id = ${tenantId}`.execute(s.db);
+  const rows = await heartbeatEvidence(s.db, tenantId, projectId, now);
   const out = new Map<string, { status: TileStatus; lastSeenAt: string | null }>();
   for (const tool of tools) {
     // The latest source speaking for the tool decides: its time and its credential.
-    let last: (typeof rows.rows)[number] | null = null;
-    for (const r of rows.rows) if (speaksFor(tool, r.channel) && (!last || r.last_seen_at > last.last_seen_at)) last = r;
+    let last: (typeof rows)[number] | null = null;
+    for (const r of rows) if (speaksFor(tool, r.channel) && (!last || r.last_seen_at > last.last_seen_at)) last = r;
     if (!last) out.set(tool, { status: 'not configured', lastSeenAt: null });
     else {
       const fresh = now.getTime() - last.last_seen_at.getTime() <= SILENT_AFTER_MS;
@@ -64,7 +57,7 @@ export async function toolStatuses(s: Services, tenantId: string, projectId: str
 
 /** Forget a tool's evidence (the tile's "remove"). */
 export async function forgetTool(s: Services, tenantId: string, projectId: string, tool: string): Promise<void> {
-  const rows = await s.db.selectFrom('connector_heartbeats').select('channel').where('project_id', '=', projectId).where('tenant_id', '=', tenantId).execute();
+  const rows = await heartbeatChannels(s.db, tenantId, projectId);
   const mine = rows.map((r) => r.channel).filter((c) => speaksFor(tool, c));
-  if (mine.length) await s.db.deleteFrom('connector_heartbeats').where('project_id', '=', projectId).where('channel', 'in', mine).execute();
+  if (mine.length) await deleteHeartbeats(s.db, projectId, mine);
 }

@@ -5,22 +5,17 @@
 // wallet per tenant, shared by its projects) and so are savings (the /overview numbers); the
 // activity feed is the key's own project only, in customer copy (no delivery path): a key never
 // reads another project's prompts.
-import type { Services } from '../shared/services.ts';
-import { getWalletView } from '../money/wallet-view.ts';
-import { sql } from 'kysely';
-import { activity, benchmarkOf, burnTotals, savingsSeries, type SavingsWindow } from '../insights/insights-views.ts';
-import type { KeyPrincipal } from '../identity/keys.ts';
-import type { Channel } from '../events/events.ts';
+import type { Services } from '../shared/index.ts';
+import { getWalletView } from '../money/index.ts';
+import { benchmarkOf, burnTotals, savingsSeries, type SavingsWindow } from '../insights/index.ts';
+import { activity } from '../insights/index.ts';
+import type { KeyPrincipal } from '../identity/index.ts';
+import type { Channel } from '../events/index.ts';
+import { callTotalsSince, projectAndTenantNames } from './connectors.repo.ts';
 
 /** Who the key is: enough for a connector to greet its user and link to the right pages. */
 export async function keyIdentity(s: Services, p: KeyPrincipal) {
-  const r = await s.db
-    .selectFrom('projects')
-    .innerJoin('tenants', 'tenants.id', 'projects.tenant_id')
-    .select(['projects.name as project_name', 'tenants.name as tenant_name'])
-    .where('projects.id', '=', p.projectId)
-    .where('projects.tenant_id', '=', p.tenantId)
-    .executeTakeFirstOrThrow();
+  const r = await projectAndTenantNames(s.db, p.tenantId, p.projectId);
   return { tenantName: r.tenant_name, projectId: p.projectId, projectName: r.project_name, environment: p.environment, billingUrl: `${s.publicUrl}/billing` };
 }
 
@@ -56,9 +51,9 @@ export async function connectorSavings(s: Services, tenantId: string, days: Savi
   };
 }
 
-export async function connectorActivity(s: Services, p: KeyPrincipal, limit: number) {
-  const items = await activity(s, p.tenantId, { limit, projectId: p.projectId, customer: true });
-  return items.map((a) => ({
+export async function connectorActivity(s: Services, p: KeyPrincipal, page: { limit: number; cursor?: string }) {
+  const feed = await activity(s, p.tenantId, { limit: page.limit, cursor: page.cursor, projectId: p.projectId, customer: true });
+  const items = feed.items.map((a) => ({
     kind: a.kind,
     id: a.id,
     at: a.at,
@@ -69,6 +64,7 @@ export async function connectorActivity(s: Services, p: KeyPrincipal, limit: num
     tokensSaved: a.tokensSaved,
     promptExcerpt: a.promptExcerpt,
   }));
+  return { items, nextCursor: feed.nextCursor };
 }
 
 /**
@@ -81,18 +77,10 @@ export async function connectorActivity(s: Services, p: KeyPrincipal, limit: num
 export async function connectorToday(s: Services, p: KeyPrincipal, channel: Channel | null) {
   const now = s.clock.now();
   const since = new Date(Math.floor(now.getTime() / 86_400_000) * 86_400_000);
-  const [bench, r] = await Promise.all([
+  const [bench, row] = await Promise.all([
     benchmarkOf(s, p.tenantId),
-    sql<{ calls: string; burn: string; saved: string }>`
-      select count(*) filter (where parent_call_id is null)::text as calls,
-             coalesce(sum(debited_micros), 0)::text as burn,
-             coalesce(sum(baseline_cost_usd_micros - actual_cost_usd_micros) filter (where baseline_cost_usd_micros is not null and actual_cost_usd_micros is not null), 0)::text as saved
-        from call_logs
-       where tenant_id = ${p.tenantId} and project_id = ${p.projectId} and created_at >= ${since} and created_at <= ${now}
-         and channel not like '%:connection-test'
-         and (${channel}::text is null or channel = ${channel} or channel like ${(channel ?? '') + ':%'})`.execute(s.db),
+    callTotalsSince(s.db, { tenantId: p.tenantId, projectId: p.projectId, since, now, channel }),
   ]);
-  const row = r.rows[0];
   return {
     day: since.toISOString().slice(0, 10),
     channel,

@@ -4,11 +4,11 @@
 // the inline check and escalation, settlement with the sealed ledger entry, the call log and the
 // llm.call event), attributed to channel `copy-paste`. No service key is involved: the call-log
 // row's key is null and the signed-in user is the actor.
-import type { Services } from '../shared/services.ts';
+import type { Services } from '../shared/index.ts';
 import { appError } from '../../core/errors.ts';
-import { getProject } from '../projects/projects.ts';
-import { runCall } from '../calls/pipeline.ts';
-import { getBaseline } from '../money/baseline.ts';
+import { getProject } from '../projects/index.ts';
+import { runCall } from '../calls/index.ts';
+import { getBaseline } from '../money/index.ts';
 import { BRANDS } from '../../core/providers.ts';
 
 

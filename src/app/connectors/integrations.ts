@@ -4,14 +4,15 @@
 // onboarding → connected); removing it disconnects (connector.disconnected). A tile's status comes
 // from what really happened (D14, app/connectors/connector-status.ts): calls on the tool's channel,
 // its heartbeats and its connection tests.
-import { sql } from 'kysely';
-import type { Services } from '../shared/services.ts';
+import type { Services } from '../shared/index.ts';
+import { decodeCursor, toPage, type PageQuery } from '../shared/index.ts';
 import { appError, AppError } from '../../core/errors.ts';
-import { getProject } from '../projects/projects.ts';
-import { connectorConnected, connectorDisconnected } from '../projects/stages.ts';
-import { runCall } from '../calls/pipeline.ts';
+import { getProject } from '../projects/index.ts';
+import { connectorConnected, connectorDisconnected } from '../projects/index.ts';
+import { runCall } from '../calls/index.ts';
 import { copyPaste } from './copy-paste.ts';
 import { forgetTool, recordHeartbeat, TOOL_SOURCES, toolStatuses, type Channel } from './connector-status.ts';
+import { addIntegrationTool, dropIntegrationTool, newestLiveKey } from './connectors.repo.ts';
 
 /** The tools of the integrations screen and their connector tier (spec §1 "Connector tiers"). */
 export const TOOLS = {
@@ -27,10 +28,18 @@ export const TOOLS = {
 export type Tool = keyof typeof TOOLS;
 export const TOOL_IDS = Object.keys(TOOLS) as Tool[];
 
-export async function listIntegrations(s: Services, tenantId: string, projectId: string) {
+/**
+ * The project's tiles in catalogue (tier) order, D9 pages: the cursor is the last tile's tool, so
+ * the next page starts after it. Only the page's tools are looked up.
+ */
+export async function listIntegrations(s: Services, tenantId: string, projectId: string, page: PageQuery) {
   await getProject(s.db, tenantId, projectId);
-  const st = await toolStatuses(s, tenantId, projectId, TOOL_IDS);
-  return TOOL_IDS.map((id) => ({ tool: id, name: TOOLS[id].name, tier: TOOLS[id].tier, status: st.get(id)!.status, lastSeenAt: st.get(id)!.lastSeenAt }));
+  const after = decodeCursor(page.cursor, ['tool'] as const);
+  const from = after ? TOOL_IDS.indexOf(after.tool as Tool) + 1 : 0;
+  if (after && from === 0) throw appError('validation', 'cursor is not valid', { field: 'cursor' });
+  const tools = TOOL_IDS.slice(from, from + page.limit + 1);
+  const st = await toolStatuses(s, tenantId, projectId, tools.slice(0, page.limit));
+  return toPage(tools, page.limit, (id) => ({ tool: id, name: TOOLS[id].name, tier: TOOLS[id].tier, status: st.get(id)!.status, lastSeenAt: st.get(id)!.lastSeenAt }), (id) => ({ tool: id }));
 }
 
 /**
@@ -103,16 +112,7 @@ export async function testConnection(s: Services, input: { tenantId: string; pro
     } else {
       const c = SDK_CALLS[tool as keyof typeof SDK_CALLS];
       path = `proxy:${c.surface}`;
-      const key = await s.db
-        .selectFrom('api_keys')
-        .select(['id', 'environment'])
-        .where('tenant_id', '=', input.tenantId)
-        .where('project_id', '=', input.projectId)
-        .where('revoked_at', 'is', null)
-        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', s.clock.now())]))
-        .orderBy('created_at', 'desc')
-        .limit(1)
-        .executeTakeFirst();
+      const key = await newestLiveKey(s.db, input.tenantId, input.projectId, s.clock.now());
       if (!key) throw appError('conflict', 'Create a key for this project first (the setup wizard makes one): the test runs the way your SDK will, with a key');
       keyId = key.id;
       const out = await runCall(
@@ -140,8 +140,7 @@ export async function testConnection(s: Services, input: { tenantId: string; pro
     if (e instanceof AppError && (e.status === 402 || e.status >= 500)) return done({ ok: false, path: tool === 'mcp' ? 'mcp' : tool, callId: null, error: e.message, message: 'The test call did not go through.' });
     throw e;
   }
-  await sql`update projects set integrations = (select jsonb_agg(distinct v) from jsonb_array_elements_text(integrations || ${JSON.stringify([tool])}::jsonb) v), updated_at = ${s.clock.now()}
-             where id = ${input.projectId} and tenant_id = ${input.tenantId}`.execute(s.db);
+  await addIntegrationTool(s.db, input.tenantId, input.projectId, tool, s.clock.now());
   await recordHeartbeat(s, { tenantId: input.tenantId, projectId: input.projectId, source: TOOL_SOURCES[tool].primary, keyId });
   await connectorConnected(s, null, { tenantId: input.tenantId, projectId: input.projectId, tool, tier: TOOLS[tool].tier, reason: 'connection_test', actorUserId: input.userId });
   return done({ ok: true, path, callId, error: null, message: `A test prompt went through ${TOOLS[tool].name}'s own path end to end and was billed like any call.` });
@@ -152,7 +151,6 @@ export async function removeIntegration(s: Services, input: { tenantId: string; 
   const seen = (await toolStatuses(s, input.tenantId, input.projectId, [input.tool])).get(input.tool)!.status !== 'not configured';
   if (!p.integrations.includes(input.tool) && !seen) throw appError('not_found', 'That tool is not connected to this project');
   await forgetTool(s, input.tenantId, input.projectId, input.tool);
-  await sql`update projects set integrations = coalesce((select jsonb_agg(v) from jsonb_array_elements_text(integrations) v where v <> ${input.tool}), '[]'::jsonb), updated_at = ${s.clock.now()}
-             where id = ${input.projectId} and tenant_id = ${input.tenantId}`.execute(s.db);
+  await dropIntegrationTool(s.db, input.tenantId, input.projectId, input.tool, s.clock.now());
   await connectorDisconnected(s, null, { tenantId: input.tenantId, projectId: input.projectId, tool: input.tool, tier: TOOLS[input.tool].tier, reason: 'removed', actorUserId: input.userId });
 }

@@ -5,7 +5,7 @@
 // tenant's event to a target on their behalf.
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../store/schema.ts';
-import { decodeCursor, toPage, type PageQuery } from '../shared/pagination.ts';
+import { decodeCursor, toPage, type PageQuery } from '../shared/index.ts';
 import { toAttemptView } from './webhooks.ts';
 
 export interface AdminDeliveryFilters {

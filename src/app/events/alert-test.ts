@@ -3,15 +3,16 @@
 // alerts.send mail job, or a signed delivery with the usual retries), so a green test means the
 // real alerts arrive too. Its frame has type `alert.test` and never goes on a project stream.
 import { randomUUID } from 'node:crypto';
-import type { Services } from '../shared/services.ts';
+import type { Services } from '../shared/index.ts';
 import { appError } from '../../core/errors.ts';
 import { TEST_ALERT_TYPE, type AlertChannel } from '../../core/notifications.ts';
 import type { EventFrame } from './events.ts';
 import { kickOutbox } from './events.ts';
 import { defaultProjectOf } from './events.repo.ts';
 import { getNotificationSettings, queueAlerts } from './notifications.ts';
-import { decodeCursor, toPage, type PageQuery } from '../shared/pagination.ts';
-import { sql } from 'kysely';
+import { decodeCursor, toPage, type PageQuery } from '../shared/index.ts';
+import * as repo from './alerts.repo.ts';
+import { attemptsOfMany } from './webhooks.repo.ts';
 import { toAttemptView } from './webhooks.ts';
 import { replayDelivery, type AttemptView, type DeliveryView } from './webhooks.ts';
 
@@ -25,7 +26,7 @@ export interface TestAlertResult {
 
 export async function sendTestAlert(s: Services, ctx: { tenantId: string; userId: string }): Promise<TestAlertResult> {
   const settings = await getNotificationSettings(s, ctx.tenantId, ctx.userId);
-  const user = await s.db.selectFrom('users').select('email').where('id', '=', ctx.userId).executeTakeFirstOrThrow();
+  const email = await repo.emailOfUser(s.db, ctx.userId);
   if (settings.channel === 'webhook' && !settings.webhookUrl) throw appError('validation', 'Set a webhook URL first, or choose e-mail as the channel', { field: 'webhookUrl' });
   const at = s.clock.now();
   const frame: EventFrame = {
@@ -39,17 +40,8 @@ export async function sendTestAlert(s: Services, ctx: { tenantId: string; userId
   const before = at;
   await s.db.transaction().execute((tx) => queueAlerts(s, tx, frame, [{ userId: ctx.userId, channel: settings.channel }]));
   kickOutbox(s);
-  if (settings.channel === 'email') return { channel: 'email', to: user.email, deliveryId: null };
-  const d = await s.db
-    .selectFrom('webhook_deliveries')
-    .select('id')
-    .where('tenant_id', '=', ctx.tenantId)
-    .where('user_id', '=', ctx.userId)
-    .where('event_type', '=', TEST_ALERT_TYPE)
-    .where('created_at', '>=', before)
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  if (settings.channel === 'email') return { channel: 'email', to: email, deliveryId: null };
+  const d = await repo.latestAlertDelivery(s.db, ctx.tenantId, ctx.userId, TEST_ALERT_TYPE, before);
   return { channel: 'webhook', to: settings.webhookUrl!, deliveryId: d?.id ?? null };
 }
 
@@ -58,15 +50,9 @@ export type AlertDeliveryView = Omit<DeliveryView, 'webhookId'> & { attemptLog: 
 /** The user's alert-webhook deliveries in this tenant, newest first, each with its attempts. */
 export async function listAlertDeliveries(s: Services, ctx: { tenantId: string; userId: string }, page: PageQuery) {
   const c = decodeCursor(page.cursor, ['id']);
-  let q = s.db
-    .selectFrom('webhook_deliveries as d')
-    .select(['d.id', 'd.event_type', 'd.status', 'd.attempts', 'd.next_attempt_at', 'd.last_status_code', 'd.last_error', 'd.signature', 'd.created_at', 'd.completed_at'])
-    .where('d.tenant_id', '=', ctx.tenantId)
-    .where('d.user_id', '=', ctx.userId);
-  if (c) q = q.where(sql<boolean>`(d.created_at, d.id) < (select created_at, id from webhook_deliveries where id = ${c.id}::uuid)`);
-  const rows = await q.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(page.limit + 1).execute();
+  const rows = await repo.alertDeliveryPage(s.db, ctx.tenantId, ctx.userId, c ? c.id : null, page.limit + 1);
   const ids = rows.map((r) => r.id);
-  const attempts = ids.length ? await s.db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', 'in', ids).orderBy('attempt').execute() : [];
+  const attempts = ids.length ? await attemptsOfMany(s.db, ids) : [];
   return toPage(
     rows,
     page.limit,
@@ -95,7 +81,7 @@ export async function listAlertDeliveries(s: Services, ctx: { tenantId: string; 
  * admin or owner (as before); a member's own alert-webhook delivery is theirs to replay (D10a).
  */
 export async function replayAnyDelivery(s: Services, ctx: { tenantId: string; userId: string; role: string }, id: string): Promise<DeliveryView> {
-  const d = await s.db.selectFrom('webhook_deliveries').select(['webhook_id', 'user_id']).where('id', '=', id).where('tenant_id', '=', ctx.tenantId).executeTakeFirst();
+  const d = await repo.deliveryOwner(s.db, ctx.tenantId, id);
   if (d && d.webhook_id === null && d.user_id === ctx.userId) return replayDelivery(s, ctx.tenantId, id, ctx.userId);
   if (d && d.webhook_id !== null && ctx.role !== 'owner' && ctx.role !== 'admin') throw appError('forbidden', 'Only owners and admins can replay webhook deliveries');
   return replayDelivery(s, ctx.tenantId, id);

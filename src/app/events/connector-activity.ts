@@ -3,9 +3,9 @@
 // 'mcp:chat'). Calls note themselves after settlement, at most once a minute per project and
 // source per process, without waiting, so the proxy's hot path pays one map lookup. Here, below
 // both calls/ and connectors/, so the call path can write it without a circle between them.
-import { sql } from 'kysely';
-import { mapPerServices, type Services } from '../shared/services.ts';
+import { mapPerServices, type Services } from '../shared/index.ts';
 import { CHANNELS } from './events.ts';
+import { upsertHeartbeat } from './events.repo.ts';
 
 /** How long a connector stays connected after it was last seen. */
 export const SILENT_AFTER_MS = 7 * 86_400_000;
@@ -23,14 +23,7 @@ export async function recordHeartbeat(
   input: { tenantId: string; projectId: string; source: string; keyId: string | null; sessionId?: string | null },
 ): Promise<boolean> {
   const now = s.clock.now();
-  const r = await sql<{ was: Date | null }>`
-    with prev as (select last_seen_at from connector_heartbeats where project_id = ${input.projectId} and channel = ${input.source})
-    insert into connector_heartbeats (project_id, tenant_id, channel, key_id, session_id, last_seen_at)
-    values (${input.projectId}, ${input.tenantId}, ${input.source}, ${input.keyId}, ${input.sessionId ?? null}, ${now})
-    on conflict (project_id, channel) do update
-      set key_id = excluded.key_id, session_id = excluded.session_id, last_seen_at = greatest(connector_heartbeats.last_seen_at, excluded.last_seen_at)
-    returning (select last_seen_at from prev) as was`.execute(s.db);
-  const was = r.rows[0]?.was ?? null;
+  const was = await upsertHeartbeat(s.db, { tenantId: input.tenantId, projectId: input.projectId, source: input.source, keyId: input.keyId, sessionId: input.sessionId ?? null, now });
   return was === null || now.getTime() - was.getTime() > SILENT_AFTER_MS;
 }
 

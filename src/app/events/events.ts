@@ -10,16 +10,15 @@
 // Producers call the typed functions at the bottom (or these two with the payload builders); every
 // payload is validated against its schema, so a wrong field fails in the producer's tests.
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import { z } from 'zod';
-import type { Services } from '../shared/services.ts';
+import type { Services } from '../shared/index.ts';
 import type { Executor, Tx } from '../../store/db.ts';
 import { jsonForPg } from '../../store/pg-text.ts';
 import type { EventFrame } from '../../infra/bus/bus.ts';
 import { MODEL_CLASSES } from '../../core/model-class.ts';
 import { COMPLEXITIES, TASK_FAMILIES } from '../../core/routing/vocabulary.ts';
 import { STAGES, STAGE_EVENTS } from '../../core/stage.ts';
-import { defaultProjectOf } from './events.repo.ts';
+import { defaultProjectOf, insertDeliveryRows, insertOutboxRow, liveProjectsOf, subscribedWebhooks } from './events.repo.ts';
 
 export type { EventFrame } from '../../infra/bus/bus.ts';
 
@@ -154,17 +153,14 @@ export function buildFrame<T extends EventType>(input: EventInput<T> & { project
 export async function enqueueEventInTx<T extends EventType>(tx: Tx, input: EventInput<T> & { at: Date }): Promise<TypedFrame<T>> {
   const projectId = await resolveProject(tx, input.tenantId, input.projectId, input.type);
   const frame = buildFrame({ ...input, projectId });
-  await tx
-    .insertInto('event_outbox')
-    .values({
-      tenant_id: frame.tenantId,
-      project_id: frame.projectId,
-      // A payload may quote model output (an escalation's reasons) holding what jsonb refuses.
-      frame: jsonForPg(JSON.stringify(frame)),
-      tenant_wide: TENANT_WIDE.has(input.type),
-      created_at: input.at,
-    })
-    .execute();
+  await insertOutboxRow(tx, {
+    tenant_id: frame.tenantId,
+    project_id: frame.projectId,
+    // A payload may quote model output (an escalation's reasons) holding what jsonb refuses.
+    frame: jsonForPg(JSON.stringify(frame)),
+    tenant_wide: TENANT_WIDE.has(input.type),
+    created_at: input.at,
+  });
   return frame;
 }
 
@@ -196,7 +192,7 @@ export async function publishFrames(s: Services, db: Executor, batch: Array<{ fr
   const wide = [...new Set(batch.filter((b) => b.tenantWide).map((b) => b.frame.tenantId))];
   const projectsOf = new Map<string, string[]>();
   if (wide.length) {
-    const rows = await db.selectFrom('projects').select(['id', 'tenant_id']).where('tenant_id', 'in', wide).where('deleted_at', 'is', null).execute();
+    const rows = await liveProjectsOf(db, wide);
     for (const r of rows) projectsOf.set(r.tenant_id, [...(projectsOf.get(r.tenant_id) ?? []), r.id]);
   }
   // Sequential, not concurrent: frames of one project must reach its stream in outbox order.
@@ -223,13 +219,7 @@ export async function createDeliveriesBatch(s: Services, ex: Executor, frames: E
   if (frames.length === 0) return [];
   const tenants = [...new Set(frames.map((f) => f.tenantId))];
   const types = [...new Set(frames.map((f) => f.type))];
-  const hooks = await ex
-    .selectFrom('webhooks')
-    .select(['id', 'tenant_id', 'events'])
-    .where('tenant_id', 'in', tenants)
-    .where('enabled', '=', true)
-    .where(sql<boolean>`events && ${types}::text[]`)
-    .execute();
+  const hooks = await subscribedWebhooks(ex, tenants, types);
   if (hooks.length === 0) return [];
   const rows = frames.flatMap((frame) => {
     const body = JSON.stringify(frame);
@@ -270,7 +260,7 @@ function deliveryRow(s: Services, d: { tenantId: string; eventType: string; body
 
 async function writeDeliveries(s: Services, ex: Executor, rows: Array<ReturnType<typeof deliveryRow>>): Promise<string[]> {
   if (rows.length === 0) return [];
-  await ex.insertInto('webhook_deliveries').values(rows).execute();
+  await insertDeliveryRows(ex, rows);
   await s.jobs.deliverWebhooks(
     ex,
     rows.map((r) => ({ deliveryId: r.id })),

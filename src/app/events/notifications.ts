@@ -4,16 +4,16 @@
 // alert fires and re-armed, silently, when the value is back at or above the threshold (or the
 // threshold changes). Alerts leave through jobs, never on the request path: e-mails through the
 // `alerts.send` queue, webhooks as signed deliveries with the same retries as tenant webhooks.
-import { sql } from 'kysely';
-import { mapPerServices, type Services } from '../shared/services.ts';
+import { mapPerServices, type Services } from '../shared/index.ts';
 import type { Executor, Tx } from '../../store/db.ts';
 import { appError } from '../../core/errors.ts';
 import { encryptSecret } from '../../core/secret-box.ts';
 import { generateWebhookSecret } from '../../core/webhooks/signature.ts';
 import { enqueueEventInTx, insertDeliveries, kickOutbox, type EventFrame, type PayloadOf } from './events.ts';
 import { assertWebhookUrl, userWebhookAad } from './webhooks.ts';
-import { webhookSecretKey } from '../shared/secrets.ts';
-import { escapeHtml } from '../shared/html.ts';
+import { webhookSecretKey } from '../shared/index.ts';
+import { escapeHtml } from '../shared/index.ts';
+import * as repo from './alerts.repo.ts';
 
 import { type AlertChannel, type DigestCadence, TEST_ALERT_TYPE } from '../../core/notifications.ts';
 export { ALERT_CHANNELS, DIGEST_CADENCES, type AlertChannel, type DigestCadence } from '../../core/notifications.ts';
@@ -39,7 +39,7 @@ export const DEFAULT_SETTINGS: NotificationSettings = {
 };
 
 export async function getNotificationSettings(s: Services, tenantId: string, userId: string): Promise<NotificationSettings> {
-  const r = await s.db.selectFrom('notification_settings').selectAll().where('tenant_id', '=', tenantId).where('user_id', '=', userId).executeTakeFirst();
+  const r = await repo.settingsRow(s.db, tenantId, userId);
   if (!r) return { ...DEFAULT_SETTINGS };
   return {
     balanceThresholdMicros: r.balance_threshold_micros?.toString() ?? null,
@@ -94,11 +94,7 @@ export async function updateNotificationSettings(
     cols.webhook_url = patch.webhookUrl;
     cols.webhook_secret_enc = encryptSecret(webhookSecretKey(s.secrets), secret!, userWebhookAad(tenantId, userId));
   }
-  await s.db
-    .insertInto('notification_settings')
-    .values({ tenant_id: tenantId, user_id: userId, ...cols } as never)
-    .onConflict((oc) => oc.columns(['tenant_id', 'user_id']).doUpdateSet(cols as never))
-    .execute();
+  await repo.upsertSettings(s.db, tenantId, userId, cols);
   thresholdCacheOf(s).delete(tenantId);
   const next = await getNotificationSettings(s, tenantId, userId);
   return secret ? { ...next, webhookSecret: secret } : next;
@@ -141,16 +137,10 @@ async function hasAnyThreshold(s: Services, tenantId: string): Promise<boolean> 
   const hit = cache.get(tenantId);
   if (hit && now - hit.at < THRESHOLD_CACHE_TTL_MS) return hit.any;
   // No membership join: a non-member's setting only means an idle job, never a missed alert.
-  const r = await s.db
-    .selectFrom('notification_settings')
-    .select('user_id')
-    .where('tenant_id', '=', tenantId)
-    .where((eb) => eb.or([eb('balance_threshold_micros', 'is not', null), eb('runway_threshold_days', 'is not', null)]))
-    .limit(1)
-    .executeTakeFirst();
+  const any = await repo.anyThreshold(s.db, tenantId);
   if (cache.size > 100_000) cache.clear();
-  cache.set(tenantId, { at: now, any: r !== undefined });
-  return r !== undefined;
+  cache.set(tenantId, { at: now, any });
+  return any;
 }
 
 /**
@@ -165,34 +155,20 @@ export async function checkWalletThresholds(s: Services, tenantId: string): Prom
 
 /** Daily burn over the trailing window, and runway in days (null when nothing was burnt). */
 export async function walletRunway(db: Executor, tenantId: string, now: Date): Promise<{ balanceMicros: bigint; burnMicros: bigint; runwayDays: number | null }> {
-  const w = await db.selectFrom('wallets').select('balance_micros').where('tenant_id', '=', tenantId).executeTakeFirstOrThrow();
+  const balance = await repo.walletBalance(db, tenantId);
   const since = new Date(now.getTime() - RUNWAY_WINDOW_DAYS * 86_400_000);
-  const b = await db
-    .selectFrom('ledger_entries')
-    .select(sql<string>`coalesce(sum(-amount_micros), 0)::text`.as('burn'))
-    .where('tenant_id', '=', tenantId)
-    .where('event_type', '=', 'AI_USAGE')
-    .where('created_at', '>', since)
-    .where('created_at', '<=', now)
-    .executeTakeFirstOrThrow();
-  const burnMicros = BigInt(b.burn);
+  const burnMicros = await repo.usageBurn(db, tenantId, since, now);
   // Days are a ratio, not money: exact tenths from bigints, then a number for display.
-  const tenthsOfDays = burnMicros > 0n ? (w.balance_micros * BigInt(RUNWAY_WINDOW_DAYS) * 10n) / burnMicros : null;
+  const tenthsOfDays = burnMicros > 0n ? (balance * BigInt(RUNWAY_WINDOW_DAYS) * 10n) / burnMicros : null;
   const runwayDays = tenthsOfDays === null ? null : Number(tenthsOfDays) / 10;
-  return { balanceMicros: w.balance_micros, burnMicros, runwayDays };
+  return { balanceMicros: balance, burnMicros, runwayDays };
 }
 
 /** Fire balance and runway alerts that crossed since the last evaluation; re-arm those back above. Returns the alerts fired. */
 export async function evaluateWalletThresholds(s: Services, tenantId: string): Promise<Array<{ userId: string; type: 'wallet.threshold' | 'runway.threshold' }>> {
   const now = s.clock.now();
   const { balanceMicros, burnMicros, runwayDays } = await walletRunway(s.db, tenantId, now);
-  const rows = await s.db
-    .selectFrom('notification_settings as n')
-    .innerJoin('memberships as m', (j) => j.onRef('m.tenant_id', '=', 'n.tenant_id').onRef('m.user_id', '=', 'n.user_id'))
-    .select(['n.user_id', 'n.channel', 'n.balance_threshold_micros', 'n.runway_threshold_days'])
-    .where('n.tenant_id', '=', tenantId)
-    .where((eb) => eb.or([eb('n.balance_threshold_micros', 'is not', null), eb('n.runway_threshold_days', 'is not', null)]))
-    .execute();
+  const rows = await repo.thresholdSubscribers(s.db, tenantId);
   const fired: Array<{ userId: string; type: 'wallet.threshold' | 'runway.threshold' }> = [];
   for (const r of rows) {
     if (r.balance_threshold_micros !== null) {
@@ -231,12 +207,11 @@ async function crossing(
   at: Date,
 ): Promise<boolean> {
   if (!below) {
-    await s.db.updateTable('notification_settings').set({ [armed]: true }).where('tenant_id', '=', tenantId).where('user_id', '=', userId).where(armed, '=', false).execute();
+    await repo.setArmed(s.db, tenantId, userId, armed, true);
     return false;
   }
   return s.db.transaction().execute(async (tx) => {
-    const r = await tx.updateTable('notification_settings').set({ [armed]: false }).where('tenant_id', '=', tenantId).where('user_id', '=', userId).where(armed, '=', true).executeTakeFirst();
-    if (r.numUpdatedRows === 0n) return false;
+    if (!(await repo.setArmed(tx, tenantId, userId, armed, false))) return false;
     const frame = await enqueueEventInTx(tx, { ...ev, tenantId, actorUserId: null, at } as Parameters<typeof enqueueEventInTx>[1]);
     await queueAlerts(s, tx, frame, [{ userId, channel }]);
     return true;
@@ -254,13 +229,7 @@ export async function emitRoutingEscalated(
 ): Promise<void> {
   const run = async (t: Tx) => {
     const frame = await enqueueEventInTx(t, { type: 'routing.escalated', tenantId: e.tenantId, projectId: e.projectId, actorUserId: e.actorUserId ?? null, at: e.at ?? s.clock.now(), payload: e.payload });
-    const users = await t
-      .selectFrom('notification_settings as n')
-      .innerJoin('memberships as m', (j) => j.onRef('m.tenant_id', '=', 'n.tenant_id').onRef('m.user_id', '=', 'n.user_id'))
-      .select(['n.user_id', 'n.channel'])
-      .where('n.tenant_id', '=', e.tenantId)
-      .where('n.escalation_alert', '=', true)
-      .execute();
+    const users = await repo.escalationSubscribers(t, e.tenantId);
     await queueAlerts(s, t, frame, users.map((u) => ({ userId: u.user_id, channel: u.channel })));
   };
   if (tx) return run(tx);
@@ -283,9 +252,9 @@ export function formatUsd(micros: bigint): string {
 export const formatTokens = (micros: bigint | string) => BigInt(micros).toLocaleString('en-US');
 
 export async function sendAlertEmail(s: Services, userId: string, frame: EventFrame): Promise<void> {
-  const u = await s.db.selectFrom('users').select(['email', 'name']).where('id', '=', userId).executeTakeFirst();
+  const u = await repo.recipientOf(s.db, userId);
   if (!u) return;
-  const project = await s.db.selectFrom('projects').select('name').where('id', '=', frame.projectId).executeTakeFirst();
+  const project = await repo.projectName(s.db, frame.projectId);
   const p = frame.payload as Record<string, string | number | null>;
   let subject: string;
   let lines: string[];

@@ -11,11 +11,9 @@
 // everything pending, so a few passes a second serve every commit, whether calls come one at a
 // time or fifty at once, instead of one pass per commit.
 import { performance } from 'node:perf_hooks';
-import { CompiledQuery } from 'kysely';
-import type { Services } from '../shared/services.ts';
-import type { EventFrame } from '../../infra/bus/bus.ts';
+import type { Services } from '../shared/index.ts';
 import { createDeliveriesBatch, publishFrames } from './events.ts';
-import { namedStatement } from '../../store/db.ts';
+import { claimOutboxBatch } from './events.repo.ts';
 
 const BATCH = 100;
 /** Least time between the starts of two passes (an event waits at most this much longer). */
@@ -97,10 +95,7 @@ export class OutboxRelay {
   private async pass(): Promise<number> {
     const s = this.s;
     return s.db.transaction().execute(async (tx) => {
-      const claimed = await tx.executeQuery<{ id: bigint; frame: EventFrame; tenant_wide: boolean; hooked: boolean }>(
-        CompiledQuery.raw(CLAIM, [s.clock.now(), BATCH]),
-      );
-      const rows = claimed.rows;
+      const rows = await claimOutboxBatch(tx, s.clock.now(), BATCH);
       this.stats.passes += 1;
       if (rows.length === 0) return 0;
       rows.sort((x, y) => (x.id < y.id ? -1 : 1)); // publish in outbox order
@@ -129,22 +124,3 @@ export class OutboxRelay {
     await this.running;
   }
 }
-
-/**
- * Claim and mark a batch ($1 the time, $2 its size), saying of each row whether an enabled webhook
- * of its tenant subscribes to its type. Relaying is at-least-once, not money: a pass lost in a
- * database crash is simply run again (its rows are still unpublished), so its commit need not
- * wait for the disk (set_config(…, true) is SET LOCAL); the settlement that wrote the rows did.
- */
-const CLAIM = namedStatement(
-  'sb_outbox_claim',
-  `with relax as (select set_config('synchronous_commit', 'off', true)),
-   c as (
-     select id from event_outbox where published_at is null
-      order by id limit $2 for update skip locked)
-   update event_outbox o set published_at = $1
-     from c cross join relax where o.id = c.id
-   returning o.id, o.frame, o.tenant_wide,
-     exists (select 1 from webhooks w
-              where w.tenant_id = o.tenant_id and w.enabled and o.frame->>'type' = any(w.events)) as hooked`,
-);

@@ -3,13 +3,14 @@
 // days. The delivery row is the source of truth: a pg-boss job per due attempt makes it prompt,
 // and a sweep every minute catches whatever a job missed (crash, clock skew). An attempt claims
 // its row with a short lease, so a job and the sweep never send the same attempt twice.
-import type { Services } from '../shared/services.ts';
+import type { Services } from '../shared/index.ts';
 import type { Executor } from '../../store/db.ts';
 import { decryptSecret } from '../../core/secret-box.ts';
 import { signDelivery } from '../../core/webhooks/signature.ts';
 import { WEBHOOK_MAX_BODY_BYTES, WEBHOOK_TIMEOUT_MS } from '../../infra/webhook-client.ts';
-import { webhookSecretKey } from '../shared/secrets.ts';
+import { webhookSecretKey } from '../shared/index.ts';
 import { userWebhookAad, webhookAad } from './webhooks.ts';
+import * as repo from './webhooks.repo.ts';
 
 export const MAX_ATTEMPTS = 6;
 /** Delay before attempt n+1 after attempt n failed (spec §6 and §8). */
@@ -28,17 +29,12 @@ export function nextAttemptAt(attempt: number, finishedAt: Date): Date | null {
 async function targetOf(s: Services, d: { tenant_id: string; webhook_id: string | null; user_id: string | null }): Promise<{ url: string; secret: string } | string> {
   const key = webhookSecretKey(s.secrets);
   if (d.webhook_id) {
-    const w = await s.db.selectFrom('webhooks').select(['url', 'secret_enc', 'enabled']).where('id', '=', d.webhook_id).executeTakeFirst();
+    const w = await repo.webhookTarget(s.db, d.webhook_id);
     if (!w) return 'the webhook was deleted';
     if (!w.enabled) return 'the webhook is disabled';
     return { url: w.url, secret: decryptSecret(key, w.secret_enc, webhookAad(d.webhook_id)) };
   }
-  const n = await s.db
-    .selectFrom('notification_settings')
-    .select(['webhook_url', 'webhook_secret_enc'])
-    .where('tenant_id', '=', d.tenant_id)
-    .where('user_id', '=', d.user_id!)
-    .executeTakeFirst();
+  const n = await repo.alertWebhookTarget(s.db, d.tenant_id, d.user_id!);
   if (!n?.webhook_url || !n.webhook_secret_enc) return 'the alert webhook URL was removed';
   return { url: n.webhook_url, secret: decryptSecret(key, n.webhook_secret_enc, userWebhookAad(d.tenant_id, d.user_id!)) };
 }
@@ -74,15 +70,7 @@ async function send(
  */
 export async function attemptDelivery(s: Services, id: string): Promise<'pending' | 'succeeded' | 'failed' | null> {
   const startedAt = s.clock.now();
-  const d = await s.db
-    .updateTable('webhook_deliveries')
-    .set({ lease_until: new Date(startedAt.getTime() + LEASE_MS) })
-    .where('id', '=', id)
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', startedAt)
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', startedAt)]))
-    .returning(['id', 'tenant_id', 'webhook_id', 'user_id', 'event_type', 'body', 'attempts', 'replay_requested', 'completed_at'])
-    .executeTakeFirst();
+  const d = await repo.leaseDueDelivery(s.db, id, startedAt, new Date(startedAt.getTime() + LEASE_MS));
   if (!d) return null;
   const attempt = d.attempts + 1;
   const { result, signature, permanent } = await send(s, d, startedAt);
@@ -93,35 +81,28 @@ export async function attemptDelivery(s: Services, id: string): Promise<'pending
   const next = result.ok || permanent || dropped ? null : nextAttemptAt(attempt, finishedAt);
   const status = result.ok ? 'succeeded' : next ? 'pending' : 'failed';
   await s.db.transaction().execute(async (tx) => {
-    await tx
-      .insertInto('webhook_delivery_attempts')
-      .values({
-        delivery_id: d.id,
-        attempt,
-        trigger: d.replay_requested ? 'replay' : 'scheduled',
-        started_at: startedAt,
-        duration_ms: result.durationMs,
-        status_code: result.statusCode,
-        error: result.error,
-        response_excerpt: result.excerpt,
-        succeeded: result.ok,
-      })
-      .execute();
-    await tx
-      .updateTable('webhook_deliveries')
-      .set({
-        status,
-        attempts: attempt,
-        next_attempt_at: next,
-        lease_until: null,
-        last_status_code: result.statusCode,
-        last_error: result.error,
-        signature: signature ?? undefined,
-        replay_requested: false,
-        completed_at: status === 'pending' ? null : finishedAt,
-      })
-      .where('id', '=', d.id)
-      .execute();
+    await repo.insertAttempt(tx, {
+      delivery_id: d.id,
+      attempt,
+      trigger: d.replay_requested ? 'replay' : 'scheduled',
+      started_at: startedAt,
+      duration_ms: result.durationMs,
+      status_code: result.statusCode,
+      error: result.error,
+      response_excerpt: result.excerpt,
+      succeeded: result.ok,
+    });
+    await repo.recordAttemptOutcome(tx, d.id, {
+      status,
+      attempts: attempt,
+      next_attempt_at: next,
+      lease_until: null,
+      last_status_code: result.statusCode,
+      last_error: result.error,
+      signature: signature ?? undefined,
+      replay_requested: false,
+      completed_at: status === 'pending' ? null : finishedAt,
+    });
     if (next) await s.jobs.deliverWebhooks(tx, [{ deliveryId: d.id, delayMs: next.getTime() - finishedAt.getTime() }]);
   });
   // One structured line per failed attempt (issue 14): enough to find the delivery and see why.
@@ -150,15 +131,7 @@ export async function attemptDelivery(s: Services, id: string): Promise<'pending
 /** Attempt every delivery that is due (the sweep; also how tests drive the schedule with a moved clock). */
 export async function deliverDue(s: Services, limit = 100): Promise<number> {
   const now = s.clock.now();
-  const due = await s.db
-    .selectFrom('webhook_deliveries')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-    .orderBy('next_attempt_at')
-    .limit(limit)
-    .execute();
+  const due = await repo.dueDeliveryIds(s.db, now, limit);
   let done = 0;
   const queue = [...due];
   const worker = async () => {
@@ -171,7 +144,5 @@ export async function deliverDue(s: Services, limit = 100): Promise<number> {
 /** Retention: deliveries (and their attempt logs) after 30 days, relayed outbox rows after a day. */
 export async function purgeExpired(s: Services, ex: Executor = s.db): Promise<{ deliveries: number; outbox: number }> {
   const now = s.clock.now().getTime();
-  const d = await ex.deleteFrom('webhook_deliveries').where('created_at', '<', new Date(now - DELIVERY_RETENTION_MS)).executeTakeFirst();
-  const o = await ex.deleteFrom('event_outbox').where('published_at', '<', new Date(now - OUTBOX_RETENTION_MS)).executeTakeFirst();
-  return { deliveries: Number(d.numDeletedRows), outbox: Number(o.numDeletedRows) };
+  return repo.purgeBefore(ex, new Date(now - DELIVERY_RETENTION_MS), new Date(now - OUTBOX_RETENTION_MS));
 }

@@ -1,15 +1,16 @@
 // Webhooks (spec §6, D10): registration with a `whsec_` secret shown once, the delivery log and
 // replay (D10a). Sending, retries and retention are in webhook-delivery.ts.
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
-import type { Services } from '../shared/services.ts';
+import type { Services } from '../shared/index.ts';
 import { appError } from '../../core/errors.ts';
 import { encryptSecret } from '../../core/secret-box.ts';
 import { generateWebhookSecret } from '../../core/webhooks/signature.ts';
 import { checkWebhookUrl } from '../../infra/webhook-client.ts';
-import { decodeCursor, toPage, type PageQuery } from '../shared/pagination.ts';
-import { webhookSecretKey } from '../shared/secrets.ts';
+import { decodeCursor, toPage, type PageQuery } from '../shared/index.ts';
+import { webhookSecretKey } from '../shared/index.ts';
 import type { EventType } from './events.ts';
+import * as repo from './webhooks.repo.ts';
+import { DELIVERY_COLS, WEBHOOK_COLS } from './webhooks.repo.ts';
 
 export const MAX_WEBHOOKS_PER_TENANT = 20;
 
@@ -35,7 +36,6 @@ type WebhookRow = {
   created_at: Date;
   updated_at: Date;
 };
-const WEBHOOK_COLS = ['id', 'url', 'events', 'description', 'enabled', 'secret_hint', 'created_at', 'updated_at'] as const;
 
 const toWebhookView = (r: WebhookRow): WebhookView => ({
   id: r.id,
@@ -71,41 +71,33 @@ export async function createWebhook(s: Services, ctx: { tenantId: string; userId
   const now = s.clock.now();
   return s.db.transaction().execute(async (tx) => {
     // The tenant row serialises concurrent creations, so the limit cannot be overshot.
-    await tx.selectFrom('tenants').select('id').where('id', '=', ctx.tenantId).forUpdate().executeTakeFirstOrThrow();
-    const { n } = await tx.selectFrom('webhooks').select((eb) => eb.fn.countAll<string>().as('n')).where('tenant_id', '=', ctx.tenantId).executeTakeFirstOrThrow();
-    if (Number(n) >= MAX_WEBHOOKS_PER_TENANT) {
+    if ((await repo.lockTenantAndCountWebhooks(tx, ctx.tenantId)) >= MAX_WEBHOOKS_PER_TENANT) {
       throw appError('limit_reached', `A tenant can have at most ${MAX_WEBHOOKS_PER_TENANT} webhooks`);
     }
-    const row = await tx
-      .insertInto('webhooks')
-      .values({
-        id,
-        tenant_id: ctx.tenantId,
-        url: input.url,
-        events: [...new Set(input.events)],
-        description: input.description ?? '',
-        secret_enc: encryptSecret(webhookSecretKey(s.secrets), secret, webhookAad(id)),
-        secret_hint: hintOf(secret),
-        created_by: ctx.userId,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning(WEBHOOK_COLS)
-      .executeTakeFirstOrThrow();
+    const row = await repo.insertWebhook(tx, {
+      id,
+      tenant_id: ctx.tenantId,
+      url: input.url,
+      events: [...new Set(input.events)],
+      description: input.description ?? '',
+      secret_enc: encryptSecret(webhookSecretKey(s.secrets), secret, webhookAad(id)),
+      secret_hint: hintOf(secret),
+      created_by: ctx.userId,
+      created_at: now,
+      updated_at: now,
+    });
     return { webhook: toWebhookView(row), secret };
   });
 }
 
 export async function listWebhooks(s: Services, tenantId: string, page: PageQuery) {
   const c = decodeCursor(page.cursor, ['id']);
-  let q = s.db.selectFrom('webhooks').select(WEBHOOK_COLS).where('tenant_id', '=', tenantId);
-  if (c) q = q.where(sql<boolean>`(created_at, id) > (select created_at, id from webhooks where id = ${c.id}::uuid)`);
-  const rows = await q.orderBy('created_at', 'asc').orderBy('id', 'asc').limit(page.limit + 1).execute();
+  const rows = await repo.webhookPage(s.db, tenantId, c ? c.id : null, page.limit + 1);
   return toPage(rows, page.limit, toWebhookView, (r) => ({ id: r.id }));
 }
 
 export async function getWebhook(s: Services, tenantId: string, id: string): Promise<WebhookView> {
-  const row = await s.db.selectFrom('webhooks').select(WEBHOOK_COLS).where('id', '=', id).where('tenant_id', '=', tenantId).executeTakeFirst();
+  const row = await repo.webhookRow(s.db, tenantId, id);
   if (!row) throw appError('not_found', 'Webhook not found');
   return toWebhookView(row);
 }
@@ -122,27 +114,24 @@ export async function updateWebhook(
   if (input.events !== undefined) set.events = [...new Set(input.events)];
   if (input.description !== undefined) set.description = input.description;
   if (input.enabled !== undefined) set.enabled = input.enabled;
-  const row = await s.db.updateTable('webhooks').set(set).where('id', '=', id).where('tenant_id', '=', tenantId).returning(WEBHOOK_COLS).executeTakeFirst();
+  const row = await repo.updateWebhookRow(s.db, tenantId, id, set);
   if (!row) throw appError('not_found', 'Webhook not found');
   return toWebhookView(row);
 }
 
 /** Deleting a webhook deletes its delivery log and cancels its pending deliveries. */
 export async function deleteWebhook(s: Services, tenantId: string, id: string): Promise<void> {
-  const r = await s.db.deleteFrom('webhooks').where('id', '=', id).where('tenant_id', '=', tenantId).executeTakeFirst();
-  if (r.numDeletedRows === 0n) throw appError('not_found', 'Webhook not found');
+  if (!(await repo.deleteWebhookRow(s.db, tenantId, id))) throw appError('not_found', 'Webhook not found');
 }
 
 /** A new secret, effective at once for every later attempt (pending retries included). */
 export async function rotateWebhookSecret(s: Services, tenantId: string, id: string): Promise<{ webhook: WebhookView; secret: string }> {
   const secret = generateWebhookSecret();
-  const row = await s.db
-    .updateTable('webhooks')
-    .set({ secret_enc: encryptSecret(webhookSecretKey(s.secrets), secret, webhookAad(id)), secret_hint: hintOf(secret), updated_at: s.clock.now() })
-    .where('id', '=', id)
-    .where('tenant_id', '=', tenantId)
-    .returning(WEBHOOK_COLS)
-    .executeTakeFirst();
+  const row = await repo.updateWebhookRow(s.db, tenantId, id, {
+    secret_enc: encryptSecret(webhookSecretKey(s.secrets), secret, webhookAad(id)),
+    secret_hint: hintOf(secret),
+    updated_at: s.clock.now(),
+  });
   if (!row) throw appError('not_found', 'Webhook not found');
   return { webhook: toWebhookView(row), secret };
 }
@@ -199,19 +188,6 @@ export const toAttemptView = (a: {
   succeeded: a.succeeded,
 });
 
-const DELIVERY_COLS = [
-  'd.id',
-  'd.webhook_id',
-  'd.event_type',
-  'd.status',
-  'd.attempts',
-  'd.next_attempt_at',
-  'd.last_status_code',
-  'd.last_error',
-  'd.signature',
-  'd.created_at',
-  'd.completed_at',
-] as const;
 
 type DeliveryRow = {
   id: string;
@@ -245,22 +221,14 @@ const toDeliveryView = (r: DeliveryRow): DeliveryView => ({
 export async function listDeliveries(s: Services, tenantId: string, webhookId: string, page: PageQuery) {
   await getWebhook(s, tenantId, webhookId);
   const c = decodeCursor(page.cursor, ['id']);
-  let q = s.db.selectFrom('webhook_deliveries as d').select(DELIVERY_COLS).where('d.webhook_id', '=', webhookId).where('d.tenant_id', '=', tenantId);
-  if (c) q = q.where(sql<boolean>`(d.created_at, d.id) < (select created_at, id from webhook_deliveries where id = ${c.id}::uuid)`);
-  const rows = await q.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(page.limit + 1).execute();
+  const rows = await repo.deliveryPage(s.db, tenantId, webhookId, c ? c.id : null, page.limit + 1);
   return toPage(rows, page.limit, toDeliveryView, (r) => ({ id: r.id }));
 }
 
 export async function getDelivery(s: Services, tenantId: string, id: string): Promise<DeliveryView & { body: string; attemptLog: AttemptView[] }> {
-  const row = await s.db
-    .selectFrom('webhook_deliveries as d')
-    .select([...DELIVERY_COLS, 'd.body'])
-    .where('d.id', '=', id)
-    .where('d.tenant_id', '=', tenantId)
-    .where('d.webhook_id', 'is not', null)
-    .executeTakeFirst();
+  const row = await repo.webhookDeliveryWithBody(s.db, tenantId, id);
   if (!row) throw appError('not_found', 'Delivery not found');
-  const attempts = await s.db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', '=', id).orderBy('attempt').execute();
+  const attempts = await repo.attemptsOf(s.db, id);
   return {
     ...toDeliveryView(row),
     body: row.body,
@@ -279,25 +247,13 @@ export async function replayDelivery(s: Services, tenantId: string, id: string, 
   const now = s.clock.now();
   return s.db.transaction().execute(async (tx) => {
     // A tenant webhook's delivery, or (alertOf) one of that user's own alert-webhook deliveries.
-    const current = await tx
-      .selectFrom('webhook_deliveries')
-      .select(['status', 'attempts'])
-      .where('id', '=', id)
-      .where('tenant_id', '=', tenantId)
-      .where((eb) => (alertOf ? eb('user_id', '=', alertOf) : eb('webhook_id', 'is not', null)))
-      .forUpdate()
-      .executeTakeFirst();
+    const current = await repo.lockDeliveryForReplay(tx, tenantId, id, alertOf);
     if (!current) throw appError('not_found', 'Delivery not found');
     if (current.status === 'succeeded') throw appError('conflict', 'The delivery succeeded; there is nothing to replay');
     if (current.attempts === 0) throw appError('conflict', 'The delivery has not been attempted yet; it is sent shortly');
     // A dropped delivery keeps its completed_at until the replay's attempt: that is how the
     // attempt knows not to schedule retries after a failed replay.
-    const row = await tx
-      .updateTable('webhook_deliveries as d')
-      .set({ status: 'pending', replay_requested: true, next_attempt_at: now })
-      .where('d.id', '=', id)
-      .returning(DELIVERY_COLS)
-      .executeTakeFirstOrThrow();
+    const row = await repo.markReplayRequested(tx, id, now);
     await s.jobs.deliverWebhooks(tx, [{ deliveryId: id }]);
     return toDeliveryView(row);
   });

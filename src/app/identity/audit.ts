@@ -1,11 +1,12 @@
 // The security audit log (D2): login, logout, failed login, token create/revoke, session revoke,
 // key rotate. Append-only and HMAC-chained per user exactly like the ledger, so it verifies the
 // same way. Appends for one user are serialised by a transaction-scoped advisory lock.
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { SecurityAuditTable } from '../../store/schema.ts';
 import type { Db, Executor } from '../../store/db.ts';
 import { GENESIS_HASH, seal, verifyPayloadChain } from '../../core/ledger/seal.ts';
-import { decodeCursor, toPage, type PageQuery } from '../shared/pagination.ts';
+import { decodeCursor, toPage, type PageQuery } from '../shared/index.ts';
+import { auditChain, auditPage, chainHead, insertAuditRow, lockUserChain } from './audit.repo.ts';
 
 export type AuditEvent =
   | 'signup'
@@ -58,14 +59,8 @@ function payloadOf(r: {
 }
 
 async function append(tx: Executor, secret: Buffer, e: AuditInput): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${'audit:' + e.userId}, 0))`.execute(tx);
-  const head = await tx
-    .selectFrom('security_audit')
-    .select(['seq', 'seal_hash'])
-    .where('user_id', '=', e.userId)
-    .orderBy('seq', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  await lockUserChain(tx, e.userId);
+  const head = await chainHead(tx, e.userId);
   const seq = (head?.seq ?? 0n) + 1n;
   const prevHash = head?.seal_hash ?? GENESIS_HASH;
   const id = crypto.randomUUID();
@@ -82,22 +77,19 @@ async function append(tx: Executor, secret: Buffer, e: AuditInput): Promise<void
     detail,
     createdAt,
   });
-  await tx
-    .insertInto('security_audit')
-    .values({
-      id,
-      user_id: e.userId,
-      tenant_id: e.tenantId,
-      seq,
-      event: e.event,
-      ip: e.ip ?? null,
-      user_agent: e.userAgent ?? null,
-      detail: JSON.stringify(detail),
-      created_at: createdAt,
-      prev_hash: prevHash,
-      seal_hash: seal(secret, prevHash, p),
-    })
-    .execute();
+  await insertAuditRow(tx, {
+    id,
+    user_id: e.userId,
+    tenant_id: e.tenantId,
+    seq,
+    event: e.event,
+    ip: e.ip ?? null,
+    user_agent: e.userAgent ?? null,
+    detail: JSON.stringify(detail),
+    created_at: createdAt,
+    prev_hash: prevHash,
+    seal_hash: seal(secret, prevHash, p),
+  });
 }
 
 /** Append within the caller's transaction when given one, else in a transaction of its own. */
@@ -121,19 +113,12 @@ const toView = (r: AuditRow) => ({
 
 export async function listAudit(db: Db, userId: string, page: PageQuery) {
   const c = decodeCursor(page.cursor, ['seq']);
-  let q = db.selectFrom('security_audit').selectAll().where('user_id', '=', userId);
-  if (c) q = q.where('seq', '<', BigInt(c.seq));
-  const rows = await q.orderBy('seq', 'desc').limit(page.limit + 1).execute();
+  const rows = await auditPage(db, userId, c ? BigInt(c.seq) : null, page.limit + 1);
   return toPage(rows, page.limit, toView, (r) => ({ seq: r.seq.toString() }));
 }
 
 export async function verifyAudit(db: Db, secret: Buffer, userId: string) {
-  const rows = await db
-    .selectFrom('security_audit')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .orderBy('seq', 'asc')
-    .execute();
+  const rows = await auditChain(db, userId);
   return verifyPayloadChain(
     rows.map((r) => ({
       id: r.id,

@@ -3,13 +3,15 @@
 // 15-minute HS256 JWTs carrying the session id; every /api request checks that session.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import { sql } from 'kysely';
-import type { Db, Executor } from '../../store/db.ts';
-import type { Services } from '../shared/services.ts';
+import type { Executor } from '../../store/db.ts';
+import type { Services } from '../shared/index.ts';
 import { appError } from '../../core/errors.ts';
 import { base62, formatKey, hashSecret, isWellFormedKey, PAT_PREFIX } from '../../core/tokens.ts';
 import { audit } from './audit.ts';
-import { createProject } from '../projects/projects.ts';
+import { evictSessionKeys } from './keys.ts';
+import * as sessions from './sessions.repo.ts';
+import { firstTenantOf, insertTenantWithOwner } from './users.repo.ts';
+import { createProject } from '../projects/index.ts';
 import { ROLE_RANK, type IdleChoice, type Role } from '../../core/identity.ts';
 import { hashPassword, verifyCredentials, type RequestMeta, type UserView } from './credentials.ts';
 export { hashPassword, type RequestMeta, type UserView } from './credentials.ts';
@@ -84,20 +86,15 @@ const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID_RE.tes
 export async function startSession(s: Services, tx: Executor, userId: string, tenantId: string, meta: RequestMeta) {
   const jti = randomUUID();
   const now = s.clock.now();
-  const session = await tx
-    .insertInto('sessions')
-    .values({
-      user_id: userId,
-      tenant_id: tenantId,
-      refresh_jti: jti,
-      ip: meta.ip ?? null,
-      user_agent: meta.userAgent?.slice(0, 512) ?? null,
-      created_at: now,
-      last_seen_at: now,
-      expires_at: new Date(now.getTime() + REFRESH_TTL_S * 1000),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const session = await sessions.insertSession(tx, {
+    userId,
+    tenantId,
+    jti,
+    ip: meta.ip ?? null,
+    userAgent: meta.userAgent?.slice(0, 512) ?? null,
+    now,
+    expiresAt: new Date(now.getTime() + REFRESH_TTL_S * 1000),
+  });
   return issueTokens(s, userId, tenantId, session.id, jti).then((tokens) => ({ tokens, sessionId: session.id }));
 }
 
@@ -109,14 +106,7 @@ export async function signup(
   const passwordHash = await hashPassword(input.password);
   try {
     return await s.db.transaction().execute(async (tx) => {
-      const tenant = await tx.insertInto('tenants').values({ name: input.tenantName }).returning('id').executeTakeFirstOrThrow();
-      const user = await tx
-        .insertInto('users')
-        .values({ email: input.email, password_hash: passwordHash, name: input.name })
-        .returning(['id', 'email', 'name'])
-        .executeTakeFirstOrThrow();
-      await tx.insertInto('memberships').values({ tenant_id: tenant.id, user_id: user.id, role: 'owner' }).execute();
-      await tx.insertInto('wallets').values({ tenant_id: tenant.id }).execute();
+      const { tenant, user } = await insertTenantWithOwner(tx, { tenantName: input.tenantName, email: input.email, passwordHash, name: input.name });
       await createProject(tx, tenant.id, { name: 'Default project', isDefault: true });
       const { tokens } = await startSession(s, tx, user.id, tenant.id, meta);
       await audit(tx, s.secrets.ledger, { userId: user.id, tenantId: tenant.id, event: 'signup', at: s.clock.now(), ...meta });
@@ -130,13 +120,7 @@ export async function signup(
 
 export async function login(s: Services, input: { email: string; password: string }, meta: RequestMeta): Promise<LoginResult> {
   const user = await verifyCredentials(s, input.email, input.password, meta);
-  const membership = await s.db
-    .selectFrom('memberships')
-    .select('tenant_id')
-    .where('user_id', '=', user.id)
-    .orderBy('created_at', 'asc')
-    .limit(1)
-    .executeTakeFirst();
+  const membership = await firstTenantOf(s.db, user.id);
   if (!membership) throw appError('invalid_credentials');
   return s.db.transaction().execute(async (tx) => {
     const { tokens, sessionId } = await startSession(s, tx, user.id, membership.tenant_id, meta);
@@ -150,24 +134,20 @@ export async function refresh(s: Services, refreshToken: string, meta: RequestMe
   const claims = await verifyJwt(s, refreshToken, 'refresh');
   const now = s.clock.now();
   return s.db.transaction().execute(async (tx) => {
-    const session = await tx
-      .selectFrom('sessions')
-      .selectAll()
-      .where('id', '=', claims.sid)
-      .forUpdate()
-      .executeTakeFirst();
+    const session = await sessions.lockSession(tx, claims.sid);
     if (!session || session.revoked_at || session.expires_at <= now || session.user_id !== claims.sub) throw appError('session_revoked');
     if (session.refresh_jti !== claims.jti) {
-      await tx.updateTable('sessions').set({ revoked_at: now, revoke_reason: 'refresh_reuse' }).where('id', '=', session.id).execute();
+      await sessions.markSessionRevoked(tx, session.id, now, 'refresh_reuse');
       await audit(tx, s.secrets.ledger, { userId: session.user_id, tenantId: session.tenant_id, event: 'refresh_reuse_detected', at: now, detail: { sessionId: session.id }, ...meta });
       return null;
     }
     if (await endIfIdle(s, tx, session.id, session.user_id, session.tenant_id, session.last_seen_at)) return 'idle' as const;
     const jti = randomUUID();
-    await tx.updateTable('sessions').set({ refresh_jti: jti, last_seen_at: now }).where('id', '=', session.id).execute();
+    await sessions.rotateRefreshJti(tx, session.id, jti, now);
     return issueTokens(s, session.user_id, session.tenant_id, session.id, jti);
-  }).then((r) => {
+  }).then(async (r) => {
     // The revocation above must commit before we answer, so the error is thrown outside the transaction.
+    if (r === null || r === 'idle') await evictSessionKeys(s.db, s.keyCache, [claims.sid]);
     if (!r) throw appError('session_revoked', 'Refresh token reuse detected; the session has been revoked');
     if (r === 'idle') throw appError('session_revoked', 'Signed out after inactivity');
     return r;
@@ -176,17 +156,10 @@ export async function refresh(s: Services, refreshToken: string, meta: RequestMe
 
 /** Server-side idle sign-out: a session unused for longer than the user's setting ends (D2). */
 async function endIfIdle(s: Services, db: Executor, sessionId: string, userId: string, tenantId: string, lastSeen: Date): Promise<boolean> {
-  const u = await db.selectFrom('users').select('idle_timeout').where('id', '=', userId).executeTakeFirstOrThrow();
-  const idle = IDLE_MS[u.idle_timeout as IdleChoice];
+  const idle = IDLE_MS[(await sessions.idleTimeoutOf(db, userId)) as IdleChoice];
   const now = s.clock.now();
   if (idle === null || now.getTime() - lastSeen.getTime() <= idle) return false;
-  const r = await db
-    .updateTable('sessions')
-    .set({ revoked_at: now, revoke_reason: 'idle' })
-    .where('id', '=', sessionId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  if (r.numUpdatedRows > 0n) await audit(db, s.secrets.ledger, { userId, tenantId, event: 'session_idle_expired', at: now, detail: { sessionId } });
+  if (await sessions.revokeOpenSession(db, sessionId, now, 'idle')) await audit(db, s.secrets.ledger, { userId, tenantId, event: 'session_idle_expired', at: now, detail: { sessionId } });
   return true;
 }
 
@@ -197,14 +170,9 @@ export async function logout(s: Services, ctx: AuthContext, meta: RequestMeta) {
 
 export async function revokeSession(s: Services, ctx: AuthContext, sessionId: string, reason: 'logout' | 'revoked', meta: RequestMeta) {
   const now = s.clock.now();
-  const r = await s.db
-    .updateTable('sessions')
-    .set({ revoked_at: now, revoke_reason: reason })
-    .where('id', '=', sessionId)
-    .where('user_id', '=', ctx.userId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  if (r.numUpdatedRows === 0n) throw appError('not_found', 'Session not found');
+  if (!(await sessions.revokeOpenSession(s.db, sessionId, now, reason, ctx.userId))) throw appError('not_found', 'Session not found');
+  // A bridge session's service key was revoked with it (trigger, migration 028b): evict it now.
+  await evictSessionKeys(s.db, s.keyCache, [sessionId]);
   await audit(s.db, s.secrets.ledger, {
     userId: ctx.userId,
     tenantId: ctx.tenantId,
@@ -216,14 +184,7 @@ export async function revokeSession(s: Services, ctx: AuthContext, sessionId: st
 }
 
 export async function listSessions(s: Services, ctx: AuthContext) {
-  const rows = await s.db
-    .selectFrom('sessions')
-    .select(['id', 'name', 'ip', 'user_agent', 'created_at', 'last_seen_at', 'expires_at'])
-    .where('user_id', '=', ctx.userId)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', s.clock.now())
-    .orderBy('last_seen_at', 'desc')
-    .execute();
+  const rows = await sessions.listOpenSessions(s.db, ctx.userId, s.clock.now());
   return rows.map((r) => ({
     id: r.id,
     name: r.name,
@@ -240,14 +201,7 @@ export async function listSessions(s: Services, ctx: AuthContext) {
 export async function authenticate(s: Services, token: string): Promise<AuthContext> {
   if (token.startsWith(PAT_PREFIX)) return authenticatePat(s, token);
   const claims = await verifyJwt(s, token, 'access');
-  const row = await s.db
-    .selectFrom('sessions as s')
-    .innerJoin('users as u', 'u.id', 's.user_id')
-    .innerJoin('memberships as m', (j) => j.onRef('m.user_id', '=', 's.user_id').onRef('m.tenant_id', '=', 's.tenant_id'))
-    .select(['s.id', 's.tenant_id', 's.revoked_at', 's.last_seen_at', 's.expires_at', 'u.platform_admin', 'u.idle_timeout', 'm.role'])
-    .where('s.id', '=', claims.sid)
-    .where('s.user_id', '=', claims.sub)
-    .executeTakeFirst();
+  const row = await sessions.sessionPrincipal(s.db, claims.sid, claims.sub);
   const now = s.clock.now();
   if (!row || row.revoked_at || row.expires_at <= now) throw appError('session_revoked');
   // The tenant is the session's, never the token's word alone: after a tenant switch the old
@@ -257,7 +211,7 @@ export async function authenticate(s: Services, token: string): Promise<AuthCont
     throw appError('session_revoked', 'Signed out after inactivity');
   }
   if (now.getTime() - row.last_seen_at.getTime() > TOUCH_EVERY_MS) {
-    await s.db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', row.id).execute();
+    await sessions.touchSession(s.db, row.id, now);
   }
   return { userId: claims.sub, tenantId: row.tenant_id, role: row.role, platformAdmin: row.platform_admin, sessionId: row.id, patId: null };
 }
@@ -265,16 +219,10 @@ export async function authenticate(s: Services, token: string): Promise<AuthCont
 async function authenticatePat(s: Services, token: string): Promise<AuthContext> {
   if (!isWellFormedKey(token, PAT_PREFIX)) throw appError('invalid_token');
   const now = s.clock.now();
-  const row = await s.db
-    .selectFrom('personal_access_tokens as t')
-    .innerJoin('users as u', 'u.id', 't.user_id')
-    .innerJoin('memberships as m', (j) => j.onRef('m.user_id', '=', 't.user_id').onRef('m.tenant_id', '=', 't.tenant_id'))
-    .select(['t.id', 't.user_id', 't.tenant_id', 't.expires_at', 't.revoked_at', 't.last_used_at', 'u.platform_admin', 'm.role'])
-    .where('t.token_hash', '=', hashSecret(token))
-    .executeTakeFirst();
+  const row = await sessions.patPrincipal(s.db, hashSecret(token));
   if (!row || row.revoked_at || (row.expires_at && row.expires_at <= now)) throw appError('invalid_token');
   if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > TOUCH_EVERY_MS) {
-    await s.db.updateTable('personal_access_tokens').set({ last_used_at: now }).where('id', '=', row.id).execute();
+    await sessions.touchPat(s.db, row.id, now);
   }
   return { userId: row.user_id, tenantId: row.tenant_id, role: row.role, platformAdmin: row.platform_admin, sessionId: null, patId: row.id };
 }
@@ -282,20 +230,16 @@ async function authenticatePat(s: Services, token: string): Promise<AuthContext>
 export async function createPat(s: Services, ctx: AuthContext, input: { name: string; expiresInDays?: number }, meta: RequestMeta) {
   const token = formatKey(PAT_PREFIX, base62(randomBytes(64), 32));
   const now = s.clock.now();
-  const row = await s.db
-    .insertInto('personal_access_tokens')
-    .values({
-      user_id: ctx.userId,
-      tenant_id: ctx.tenantId,
-      name: input.name,
-      token_hash: hashSecret(token),
-      prefix: token.slice(0, 12),
-      last4: token.slice(-4),
-      created_at: now,
-      expires_at: input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * 86_400_000) : null,
-    })
-    .returning(['id', 'name', 'prefix', 'last4', 'created_at', 'expires_at', 'last_used_at', 'revoked_at'])
-    .executeTakeFirstOrThrow();
+  const row = await sessions.insertPat(s.db, {
+    userId: ctx.userId,
+    tenantId: ctx.tenantId,
+    name: input.name,
+    tokenHash: hashSecret(token),
+    prefix: token.slice(0, 12),
+    last4: token.slice(-4),
+    now,
+    expiresAt: input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * 86_400_000) : null,
+  });
   await audit(s.db, s.secrets.ledger, { userId: ctx.userId, tenantId: ctx.tenantId, event: 'token_created', at: now, detail: { tokenId: row.id }, ...meta });
   return { token, record: toPatView(row) };
 }
@@ -313,27 +257,13 @@ export const toPatView = (r: PatRow) => ({
 });
 
 export async function listPats(s: Services, ctx: AuthContext) {
-  const rows = await s.db
-    .selectFrom('personal_access_tokens')
-    .select(['id', 'name', 'prefix', 'last4', 'created_at', 'expires_at', 'last_used_at', 'revoked_at'])
-    .where('user_id', '=', ctx.userId)
-    .where('tenant_id', '=', ctx.tenantId)
-    .orderBy('created_at', 'desc')
-    .execute();
+  const rows = await sessions.listPatRows(s.db, ctx.userId, ctx.tenantId);
   return rows.map(toPatView);
 }
 
 export async function revokePat(s: Services, ctx: AuthContext, id: string, meta: RequestMeta) {
   const now = s.clock.now();
-  const r = await s.db
-    .updateTable('personal_access_tokens')
-    .set({ revoked_at: now })
-    .where('id', '=', id)
-    .where('user_id', '=', ctx.userId)
-    .where('tenant_id', '=', ctx.tenantId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  if (r.numUpdatedRows === 0n) throw appError('not_found', 'Token not found');
+  if (!(await sessions.revokePatRow(s.db, { id, userId: ctx.userId, tenantId: ctx.tenantId, now }))) throw appError('not_found', 'Token not found');
   await audit(s.db, s.secrets.ledger, { userId: ctx.userId, tenantId: ctx.tenantId, event: 'token_revoked', at: now, detail: { tokenId: id }, ...meta });
 }
 

@@ -12,10 +12,10 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
-import { sql } from 'kysely';
-import type { Services } from '../shared/services.ts';
+import type { Services } from '../shared/index.ts';
 import { appError } from '../../core/errors.ts';
 import { audit } from './audit.ts';
+import { clearFailedLogins, countLoginAttempt, userForLogin } from './users.repo.ts';
 
 export interface RequestMeta {
   ip?: string | null;
@@ -43,50 +43,41 @@ export async function verifyCredentials(s: Services, email: string, password: st
   const floor = sleep(FAILURE_FLOOR_MS);
   const r = await check(s, email, password, meta);
   if (r.ok) return r.user;
-  // Not awaited: the answer must not show how long a real account's bookkeeping took.
-  r.bookkeeping.catch((err) => s.log.error({ err }, 'failed sign-in bookkeeping'));
+  // Not awaited: the answer must not show how long a real account's audit rows took.
+  r.audit().catch((err) => s.log.error({ err }, 'failed sign-in audit'));
   await floor;
   throw appError('invalid_credentials');
 }
 
-type Checked = { ok: true; user: UserView } | { ok: false; bookkeeping: Promise<unknown> };
+type Checked = { ok: true; user: UserView } | { ok: false; audit: () => Promise<unknown> };
 
 async function check(s: Services, email: string, password: string, meta: RequestMeta): Promise<Checked> {
-  const user = await s.db
-    .selectFrom('users')
-    .select(['id', 'email', 'name', 'password_hash', 'locked_until'])
-    .where(sql`lower(email)`, '=', email.toLowerCase())
-    .executeTakeFirst();
+  const user = await userForLogin(s.db, email);
   const now = s.clock.now();
   if (!user) {
     await argonVerify(await getDummyHash(), password).catch(() => false);
-    return { ok: false, bookkeeping: Promise.resolve() };
+    return { ok: false, audit: () => Promise.resolve() };
   }
-  const locked = user.locked_until !== null && user.locked_until > now;
-  const good = await argonVerify(user.password_hash, password).catch(() => false);
-  if (locked) {
-    return { ok: false, bookkeeping: audit(s.db, s.secrets.ledger, { userId: user.id, tenantId: null, event: 'login_failed', at: now, detail: { locked: true }, ...meta }) };
+  if (user.locked_until !== null && user.locked_until > now) {
+    await argonVerify(user.password_hash, password).catch(() => false);
+    return { ok: false, audit: () => audit(s.db, s.secrets.ledger, { userId: user.id, tenantId: null, event: 'login_failed', at: now, detail: { locked: true }, ...meta }) };
   }
-  if (!good) return { ok: false, bookkeeping: countFailure(s, user.id, now, meta) };
-  await s.db.updateTable('users').set({ failed_logins: 0, locked_until: null }).where('id', '=', user.id).where('failed_logins', '>', 0).execute();
+  // The attempt is counted while the hash is verified: the count and the lock are written before
+  // the answer (so the next attempt always sees them; a lock written after the answer let a sixth
+  // guess through under load), and the write hides behind the verify. A right password clears both.
+  const [good, lockedNow] = await Promise.all([
+    argonVerify(user.password_hash, password).catch(() => false),
+    countLoginAttempt(s.db, user.id, LOCKOUT_THRESHOLD, new Date(now.getTime() + LOCKOUT_MS)),
+  ]);
+  if (!good) {
+    return {
+      ok: false,
+      audit: async () => {
+        await audit(s.db, s.secrets.ledger, { userId: user.id, tenantId: null, event: 'login_failed', at: now, ...meta });
+        if (lockedNow) await audit(s.db, s.secrets.ledger, { userId: user.id, tenantId: null, event: 'account_locked', at: now, ...meta });
+      },
+    };
+  }
+  await clearFailedLogins(s.db, user.id);
   return { ok: true, user: { id: user.id, email: user.email, name: user.name } };
-}
-
-async function countFailure(s: Services, userId: string, now: Date, meta: RequestMeta): Promise<void> {
-  // Counted atomically, so parallel guesses each add one.
-  const r = await s.db
-    .updateTable('users')
-    .set({ failed_logins: sql`failed_logins + 1` })
-    .where('id', '=', userId)
-    .returning('failed_logins')
-    .executeTakeFirstOrThrow();
-  await audit(s.db, s.secrets.ledger, { userId, tenantId: null, event: 'login_failed', at: now, ...meta });
-  if (r.failed_logins >= LOCKOUT_THRESHOLD) {
-    await s.db
-      .updateTable('users')
-      .set({ locked_until: new Date(now.getTime() + LOCKOUT_MS), failed_logins: 0 })
-      .where('id', '=', userId)
-      .execute();
-    await audit(s.db, s.secrets.ledger, { userId, tenantId: null, event: 'account_locked', at: now, ...meta });
-  }
 }

@@ -7,11 +7,12 @@
 // codes are 8 letters from an alphabet without vowels or look-alikes (RFC 8628 §6.1), 20^8 ≈
 // 2.6·10^10 of them, and approvals are rate-limited per user, so guessing a live one is hopeless.
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { sql } from 'kysely';
-import type { Services } from '../shared/services.ts';
+import type { Services } from '../shared/index.ts';
 import { appError, ERRORS } from '../../core/errors.ts';
 import { audit } from './audit.ts';
 import { startSession, type AuthContext, type RequestMeta } from './auth.ts';
+import * as repo from './device-auth.repo.ts';
+import { nameSession } from './sessions.repo.ts';
 
 export const DEVICE_CODE_TTL_S = 15 * 60;
 /** The polling interval a device is told to keep (RFC 8628 §3.2); slow_down adds 5 s each time. */
@@ -38,19 +39,16 @@ export async function startDeviceAuthorization(s: Services, input: { deviceName:
   for (let attempt = 0; ; attempt++) {
     const userCode = newUserCode();
     try {
-      await s.db
-        .insertInto('device_authorizations')
-        .values({
-          device_code_hash: hashCode(deviceCode),
-          user_code: userCode,
-          device_name: input.deviceName,
-          interval_s: DEVICE_POLL_INTERVAL_S,
-          ip: meta.ip ?? null,
-          user_agent: meta.userAgent?.slice(0, 512) ?? null,
-          created_at: now,
-          expires_at: new Date(now.getTime() + DEVICE_CODE_TTL_S * 1000),
-        })
-        .execute();
+      await repo.insertDeviceAuthorization(s.db, {
+        device_code_hash: hashCode(deviceCode),
+        user_code: userCode,
+        device_name: input.deviceName,
+        interval_s: DEVICE_POLL_INTERVAL_S,
+        ip: meta.ip ?? null,
+        user_agent: meta.userAgent?.slice(0, 512) ?? null,
+        created_at: now,
+        expires_at: new Date(now.getTime() + DEVICE_CODE_TTL_S * 1000),
+      });
       const base = s.publicUrl.replace(/\/+$/, '');
       return {
         deviceCode,
@@ -70,11 +68,7 @@ export async function startDeviceAuthorization(s: Services, input: { deviceName:
 async function pendingByUserCode(s: Services, userCode: string) {
   const code = normaliseUserCode(userCode);
   if (code.length !== 8) throw appError('invalid_user_code');
-  const row = await s.db
-    .selectFrom('device_authorizations')
-    .select(['id', 'device_name', 'status', 'created_at', 'expires_at', 'ip'])
-    .where('user_code', '=', code)
-    .executeTakeFirst();
+  const row = await repo.deviceByUserCode(s.db, code);
   if (!row || row.status !== 'pending' || row.expires_at <= s.clock.now()) throw appError('invalid_user_code');
   return row;
 }
@@ -90,13 +84,7 @@ export async function decideDeviceAuthorization(s: Services, ctx: AuthContext, i
   if (!ctx.sessionId) throw appError('forbidden', 'Approve devices from a signed-in browser session, not with a personal access token');
   const row = await pendingByUserCode(s, input.userCode);
   const now = s.clock.now();
-  const r = await s.db
-    .updateTable('device_authorizations')
-    .set({ status: input.approve ? 'approved' : 'denied', user_id: ctx.userId, tenant_id: ctx.tenantId, decided_at: now })
-    .where('id', '=', row.id)
-    .where('status', '=', 'pending')
-    .executeTakeFirst();
-  if (r.numUpdatedRows === 0n) throw appError('invalid_user_code');
+  if (!(await repo.decideDevice(s.db, row.id, { status: input.approve ? 'approved' : 'denied', userId: ctx.userId, tenantId: ctx.tenantId, now }))) throw appError('invalid_user_code');
   await audit(s.db, s.secrets.ledger, {
     userId: ctx.userId,
     tenantId: ctx.tenantId,
@@ -115,24 +103,24 @@ export async function decideDeviceAuthorization(s: Services, ctx: AuthContext, i
 export async function pollDeviceToken(s: Services, deviceCode: string, meta: RequestMeta) {
   const now = s.clock.now();
   const outcome = await s.db.transaction().execute(async (tx) => {
-    const row = await tx.selectFrom('device_authorizations').selectAll().where('device_code_hash', '=', hashCode(deviceCode)).forUpdate().executeTakeFirst();
+    const row = await repo.lockDeviceByCodeHash(tx, hashCode(deviceCode));
     if (!row || row.status === 'consumed') return { error: 'invalid_grant' as const };
     if (row.expires_at <= now) return { error: 'expired_token' as const };
     if (row.status === 'denied') return { error: 'access_denied' as const };
     // Too soon after the previous poll: slow_down, and the interval grows by 5 s for good.
     if (row.last_polled_at && now.getTime() - row.last_polled_at.getTime() < row.interval_s * 1000) {
       const interval = row.interval_s + 5;
-      await tx.updateTable('device_authorizations').set({ interval_s: interval, last_polled_at: now }).where('id', '=', row.id).execute();
+      await repo.notePoll(tx, row.id, now, interval);
       return { error: 'slow_down' as const, interval };
     }
     if (row.status === 'pending') {
-      await tx.updateTable('device_authorizations').set({ last_polled_at: now }).where('id', '=', row.id).execute();
+      await repo.notePoll(tx, row.id, now);
       return { error: 'authorization_pending' as const, interval: row.interval_s };
     }
     // Approved: mint the session now, and never again for this code.
     const { tokens, sessionId } = await startSession(s, tx, row.user_id!, row.tenant_id!, meta);
-    await sql`update sessions set name = ${row.device_name} where id = ${sessionId}`.execute(tx);
-    await tx.updateTable('device_authorizations').set({ status: 'consumed', session_id: sessionId, last_polled_at: now }).where('id', '=', row.id).execute();
+    await nameSession(tx, sessionId, row.device_name);
+    await repo.consumeDevice(tx, row.id, sessionId, now);
     await audit(tx, s.secrets.ledger, { userId: row.user_id!, tenantId: row.tenant_id!, event: 'login', at: now, detail: { sessionId, device: row.device_name }, ...meta });
     return { tokens, sessionId, deviceName: row.device_name, tenantId: row.tenant_id! };
   });

@@ -2,12 +2,12 @@
 // rotation keeps the old key working for exactly 24 hours; deletion revokes at once. The proxy
 // authenticates through an in-memory cache that revocation invalidates immediately.
 import { hash, randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Db } from '../../store/db.ts';
 import type { Clock } from '../../infra/clock.ts';
 import { appError } from '../../core/errors.ts';
 import { base62, ENV_PREFIX, formatKey, hashSecret, isWellFormedKey, type KeyEnvironment } from '../../core/tokens.ts';
-import { decodeCursor, toPage, type PageQuery } from '../shared/pagination.ts';
+import { decodeCursor, toPage, type PageQuery } from '../shared/index.ts';
+import * as repo from './keys.repo.ts';
 
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
@@ -69,58 +69,51 @@ export function newKey(environment: KeyEnvironment): string {
   return formatKey(ENV_PREFIX[environment], base62(randomBytes(64), 32));
 }
 
-const KEY_COLUMNS = [
-  'id',
-  'name',
-  'environment',
-  'project_id',
-  'prefix',
-  'last4',
-  'created_at',
-  'last_used_at',
-  'expires_at',
-  'revoked_at',
-  'rotated_from_id',
-] as const;
-
 export async function createKey(
   db: Db,
-  input: { tenantId: string; projectId: string; name: string; environment: KeyEnvironment; rotatedFromId?: string },
+  input: { tenantId: string; projectId: string; name: string; environment: KeyEnvironment; rotatedFromId?: string; sessionId?: string | null },
 ): Promise<{ key: string; record: KeyRecord }> {
   const key = newKey(input.environment);
-  const row = await db
-    .insertInto('api_keys')
-    .values({
-      tenant_id: input.tenantId,
-      project_id: input.projectId,
-      name: input.name,
-      environment: input.environment,
-      key_hash: hashSecret(key),
-      prefix: key.slice(0, 12),
-      last4: key.slice(-4),
-      rotated_from_id: input.rotatedFromId ?? null,
-    })
-    .returning(KEY_COLUMNS)
-    .executeTakeFirstOrThrow();
+  const row = await repo.insertKey(db, {
+    tenantId: input.tenantId,
+    projectId: input.projectId,
+    name: input.name,
+    environment: input.environment,
+    keyHash: hashSecret(key),
+    prefix: key.slice(0, 12),
+    last4: key.slice(-4),
+    rotatedFromId: input.rotatedFromId ?? null,
+    sessionId: input.sessionId ?? null,
+  });
   return { key, record: toKeyRecord(row) };
+}
+
+/**
+ * The session a new key belongs to: a desktop bridge's session (a named one, D14) owns the keys it
+ * makes, so ending that session revokes them (trigger of migration 028b); a browser session or a
+ * personal access token owns none.
+ */
+export async function keyOwnerSession(db: Db, sessionId: string | null): Promise<string | null> {
+  if (!sessionId) return null;
+  const row = await repo.sessionNameRow(db, sessionId);
+  return row?.name ? row.id : null;
+}
+
+/** A session ended: evict the keys it owned from every replica's cache (the trigger revoked them). */
+export async function evictSessionKeys(db: Db, cache: KeyCache, sessionIds: string[]): Promise<void> {
+  if (sessionIds.length === 0) return;
+  const rows = await repo.keysOfSessions(db, sessionIds);
+  for (const r of rows) cache.invalidateKey(r.id);
 }
 
 export async function listKeys(db: Db, tenantId: string, page: PageQuery) {
   const c = decodeCursor(page.cursor, ['id']);
-  let q = db.selectFrom('api_keys').select(KEY_COLUMNS).where('tenant_id', '=', tenantId);
-  // Keyset on the exact stored timestamp (microseconds), read back from the cursor row.
-  if (c) q = q.where(sql<boolean>`(created_at, id) < (select created_at, id from api_keys where id = ${c.id}::uuid)`);
-  const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
+  const rows = await repo.keyPage(db, tenantId, c ? c.id : null, page.limit + 1);
   return toPage(rows, page.limit, toKeyRecord, (r) => ({ id: r.id }));
 }
 
 async function getKeyRow(db: Db, tenantId: string, id: string) {
-  const row = await db
-    .selectFrom('api_keys')
-    .select([...KEY_COLUMNS, 'tenant_id'])
-    .where('id', '=', id)
-    .where('tenant_id', '=', tenantId)
-    .executeTakeFirst();
+  const row = await repo.keyRow(db, tenantId, id);
   if (!row) throw appError('not_found', 'API key not found');
   return row;
 }
@@ -134,17 +127,14 @@ export async function rotateKey(db: Db, clock: Clock, cache: KeyCache, tenantId:
   }
   return db.transaction().execute(async (tx) => {
     const expiresAt = new Date(now + ROTATION_OVERLAP_MS);
-    await tx
-      .updateTable('api_keys')
-      .set({ expires_at: old.expires_at && old.expires_at < expiresAt ? old.expires_at : expiresAt })
-      .where('id', '=', id)
-      .execute();
+    await repo.setKeyExpiry(tx, id, old.expires_at && old.expires_at < expiresAt ? old.expires_at : expiresAt);
     const created = await createKey(tx as unknown as Db, {
       tenantId,
       projectId: old.project_id,
       name: old.name,
       environment: old.environment,
       rotatedFromId: id,
+      sessionId: old.session_id,
     });
     cache.invalidateKey(id);
     return created;
@@ -153,13 +143,7 @@ export async function rotateKey(db: Db, clock: Clock, cache: KeyCache, tenantId:
 
 export async function revokeKey(db: Db, clock: Clock, cache: KeyCache, tenantId: string, id: string) {
   await getKeyRow(db, tenantId, id);
-  const row = await db
-    .updateTable('api_keys')
-    .set({ revoked_at: sql`coalesce(revoked_at, ${clock.now()})` })
-    .where('id', '=', id)
-    .where('tenant_id', '=', tenantId)
-    .returning(KEY_COLUMNS)
-    .executeTakeFirstOrThrow();
+  const row = await repo.revokeKeyRow(db, tenantId, id, clock.now());
   cache.invalidateKey(id);
   return toKeyRecord(row);
 }
@@ -191,11 +175,7 @@ export class KeyCache {
     const now = this.clock.now().getTime();
     let hit = this.byHash.get(h);
     if (!hit || now - hit.at > (hit.p ? this.ttlMs : this.negativeTtlMs)) {
-      const row = await this.db
-        .selectFrom('api_keys')
-        .select(['id', 'tenant_id', 'project_id', 'environment', 'expires_at', 'revoked_at'])
-        .where('key_hash', '=', Buffer.from(h, 'hex'))
-        .executeTakeFirst();
+      const row = await repo.keyByHash(this.db, Buffer.from(h, 'hex'));
       const p: KeyPrincipal | null = row
         ? {
             keyId: row.id,
@@ -238,10 +218,6 @@ export class KeyCache {
     if (this.lastUsedPending.size === 0) return;
     const batch = [...this.lastUsedPending];
     this.lastUsedPending.clear();
-    await sql`
-      update api_keys k set last_used_at = greatest(coalesce(k.last_used_at, v.t), v.t)
-      from (select unnest(${batch.map((b) => b[0])}::uuid[]) as id,
-                   unnest(${batch.map((b) => new Date(b[1]).toISOString())}::timestamptz[]) as t) v
-      where k.id = v.id`.execute(this.db);
+    await repo.writeLastUsed(this.db, batch);
   }
 }

@@ -7,6 +7,8 @@
 // (issue 22 item 2). Every role change and removal therefore locks the tenant's row first, so such
 // changes to one tenant run one after the other and each sees the previous one's result.
 import type { Db, Executor } from '../../store/db.ts';
+import * as repo from './invites.repo.ts';
+import { membershipRole } from './users.repo.ts';
 import { appError } from '../../core/errors.ts';
 import type { Role } from '../../core/identity.ts';
 import type { AuthContext } from './auth.ts';
@@ -23,40 +25,25 @@ export interface MemberView {
 }
 
 export async function listMembers(db: Db, tenantId: string): Promise<MemberView[]> {
-  const rows = await db
-    .selectFrom('memberships as m')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select(['u.id', 'u.email', 'u.name', 'u.bio', 'u.avatar_url', 'm.role', 'm.created_at'])
-    .where('m.tenant_id', '=', tenantId)
-    .orderBy('m.created_at', 'asc')
-    .execute();
+  const rows = await repo.memberRows(db, tenantId);
   return rows.map((r) => ({ userId: r.id, email: r.email, name: r.name, role: r.role, bio: r.bio, avatarUrl: r.avatar_url, createdAt: r.created_at.toISOString() }));
 }
 
 /** Serialises membership changes of one tenant (see the header) and returns the target's role. */
 async function lockAndRead(tx: Executor, tenantId: string, userId: string): Promise<Role> {
-  await tx.selectFrom('tenants').select('id').where('id', '=', tenantId).forUpdate().executeTakeFirst();
-  const m = await tx.selectFrom('memberships').select('role').where('tenant_id', '=', tenantId).where('user_id', '=', userId).executeTakeFirst();
-  if (!m) throw appError('not_found', 'Member not found');
-  return m.role;
+  await repo.lockTenant(tx, tenantId);
+  const role = await membershipRole(tx, tenantId, userId);
+  if (!role) throw appError('not_found', 'Member not found');
+  return role;
 }
 
-async function otherOwners(tx: Executor, tenantId: string, userId: string): Promise<number> {
-  const r = await tx
-    .selectFrom('memberships')
-    .select((eb) => eb.fn.countAll<bigint>().as('n'))
-    .where('tenant_id', '=', tenantId)
-    .where('role', '=', 'owner')
-    .where('user_id', '!=', userId)
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
-}
+const otherOwners = repo.countOtherOwners;
 
 /** The caller's own role, read under the lock: a demoted owner cannot act on what it just lost. */
 async function callerRole(tx: Executor, ctx: AuthContext): Promise<AuthContext> {
-  const m = await tx.selectFrom('memberships').select('role').where('tenant_id', '=', ctx.tenantId).where('user_id', '=', ctx.userId).executeTakeFirst();
-  if (!m) throw appError('forbidden', 'You are no longer a member of this tenant');
-  return { ...ctx, role: m.role };
+  const role = await membershipRole(tx, ctx.tenantId, ctx.userId);
+  if (!role) throw appError('forbidden', 'You are no longer a member of this tenant');
+  return { ...ctx, role };
 }
 
 export async function changeRole(db: Db, ctx: AuthContext, userId: string, role: Role): Promise<void> {
@@ -68,7 +55,7 @@ export async function changeRole(db: Db, ctx: AuthContext, userId: string, role:
       if (me.role !== 'owner') throw appError('forbidden', 'Only an owner can change an owner');
       if (role !== 'owner' && (await otherOwners(tx, ctx.tenantId, userId)) === 0) throw appError('conflict', 'A tenant keeps at least one owner: make another member owner first');
     }
-    await tx.updateTable('memberships').set({ role }).where('tenant_id', '=', ctx.tenantId).where('user_id', '=', userId).execute();
+    await repo.setMemberRole(tx, ctx.tenantId, userId, role);
   });
 }
 
@@ -78,9 +65,7 @@ export async function removeMember(db: Db, ctx: AuthContext, userId: string): Pr
     const me = await callerRole(tx, ctx);
     assertMayAssign(me, was);
     if (was === 'owner' && (await otherOwners(tx, ctx.tenantId, userId)) === 0) throw appError('conflict', 'A tenant keeps at least one owner: make another member owner first');
-    await tx.deleteFrom('memberships').where('tenant_id', '=', ctx.tenantId).where('user_id', '=', userId).execute();
-    // Their sessions in this tenant end with the membership.
-    await tx.updateTable('sessions').set({ revoked_at: new Date(), revoke_reason: 'membership_removed' }).where('tenant_id', '=', ctx.tenantId).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
-    await tx.updateTable('personal_access_tokens').set({ revoked_at: new Date() }).where('tenant_id', '=', ctx.tenantId).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+    // Their sessions and tokens in this tenant end with the membership.
+    await repo.deleteMembership(tx, ctx.tenantId, userId);
   });
 }

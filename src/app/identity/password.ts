@@ -6,15 +6,16 @@
 //   old password is signed out); it also lifts a lockout, since the link proves the mailbox.
 // - change needs the current password (counted toward the lockout like a login) and ends every
 //   other session of the user, keeping the one that made the change.
-import { sql } from 'kysely';
-import type { Services } from '../shared/services.ts';
-import type { Executor } from '../../store/db.ts';
+import type { Services } from '../shared/index.ts';
 import { AppError, appError } from '../../core/errors.ts';
 import { RESET_LINK_TTL_MS } from '../../core/identity.ts';
 import { audit } from './audit.ts';
 import { hashPassword, verifyCredentials, type RequestMeta } from './credentials.ts';
 import { linkHash, newLinkToken } from './links.ts';
-import { escapeHtml } from '../shared/html.ts';
+import { escapeHtml } from '../shared/index.ts';
+import { insertReset, spendOpenResets, takeReset } from './password.repo.ts';
+import { endUserSessions as endSessions } from './sessions.repo.ts';
+import { emailOf, setPassword, setPasswordAfterReset, userNameByEmail } from './users.repo.ts';
 
 /** Starts the forgotten-password flow in the background and returns at once. */
 export function requestPasswordReset(s: Services, email: string, meta: RequestMeta): void {
@@ -22,16 +23,13 @@ export function requestPasswordReset(s: Services, email: string, meta: RequestMe
 }
 
 export async function sendResetLink(s: Services, email: string, meta: RequestMeta): Promise<void> {
-  const user = await s.db.selectFrom('users').select(['id', 'email', 'name']).where(sql`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();
+  const user = await userNameByEmail(s.db, email);
   if (!user) return;
   const now = s.clock.now();
   const { token, hash } = newLinkToken();
   await s.db.transaction().execute(async (tx) => {
-    await tx.updateTable('password_resets').set({ used_at: now }).where('user_id', '=', user.id).where('used_at', 'is', null).execute();
-    await tx
-      .insertInto('password_resets')
-      .values({ user_id: user.id, token_hash: hash, created_at: now, expires_at: new Date(now.getTime() + RESET_LINK_TTL_MS) })
-      .execute();
+    await spendOpenResets(tx, user.id, now);
+    await insertReset(tx, { userId: user.id, tokenHash: hash, now, expiresAt: new Date(now.getTime() + RESET_LINK_TTL_MS) });
     await audit(tx, s.secrets.ledger, { userId: user.id, tenantId: null, event: 'password_reset_requested', at: now, ...meta });
   });
   const link = `${s.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
@@ -47,20 +45,9 @@ export async function resetPassword(s: Services, token: string, password: string
   const passwordHash = await hashPassword(password);
   const now = s.clock.now();
   await s.db.transaction().execute(async (tx) => {
-    const link = await tx
-      .updateTable('password_resets')
-      .set({ used_at: now })
-      .where('token_hash', '=', linkHash(token))
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', now)
-      .returning('user_id')
-      .executeTakeFirst();
+    const link = await takeReset(tx, linkHash(token), now);
     if (!link) throw appError('invalid_link', 'The reset link is invalid, expired or already used; ask for a new one at /forgot-password');
-    await tx
-      .updateTable('users')
-      .set({ password_hash: passwordHash, failed_logins: 0, locked_until: null, updated_at: now })
-      .where('id', '=', link.user_id)
-      .execute();
+    await setPasswordAfterReset(tx, link.user_id, passwordHash, now);
     const ended = await endSessions(tx, link.user_id, now, 'password_reset');
     await audit(tx, s.secrets.ledger, { userId: link.user_id, tenantId: null, event: 'password_reset', at: now, detail: { sessionsEnded: ended }, ...meta });
   });
@@ -72,9 +59,9 @@ export async function changePassword(
   input: { currentPassword: string; newPassword: string },
   meta: RequestMeta,
 ): Promise<void> {
-  const u = await s.db.selectFrom('users').select('email').where('id', '=', who.userId).executeTakeFirstOrThrow();
+  const email = await emailOf(s.db, who.userId);
   try {
-    await verifyCredentials(s, u.email, input.currentPassword, meta);
+    await verifyCredentials(s, email, input.currentPassword, meta);
   } catch (e) {
     if (e instanceof AppError && e.code === 'invalid_credentials') {
       throw appError('validation', 'currentPassword: is not correct (5 wrong tries lock the account for 15 minutes)', { field: 'currentPassword' });
@@ -84,16 +71,8 @@ export async function changePassword(
   const passwordHash = await hashPassword(input.newPassword);
   const now = s.clock.now();
   await s.db.transaction().execute(async (tx) => {
-    await tx.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', who.userId).execute();
+    await setPassword(tx, who.userId, passwordHash, now);
     const ended = await endSessions(tx, who.userId, now, 'password_changed', who.sessionId);
     await audit(tx, s.secrets.ledger, { userId: who.userId, tenantId: who.tenantId, event: 'password_changed', at: now, detail: { sessionsEnded: ended }, ...meta });
   });
-}
-
-/** Revokes every open session of a user (but `keep`); returns how many ended. */
-async function endSessions(tx: Executor, userId: string, now: Date, reason: string, keep?: string | null): Promise<number> {
-  let q = tx.updateTable('sessions').set({ revoked_at: now, revoke_reason: reason }).where('user_id', '=', userId).where('revoked_at', 'is', null);
-  if (keep) q = q.where('id', '!=', keep);
-  const r = await q.executeTakeFirst();
-  return Number(r.numUpdatedRows);
 }

@@ -3,21 +3,20 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sql } from 'kysely';
-import type { Services } from '../shared/services.ts';
+import type { Services } from '../shared/index.ts';
 import type { Executor } from '../../store/db.ts';
 import { signup } from './auth.ts';
+import { adminFlagByEmail, setPlatformAdmin, userIdByLowerEmail } from './users.repo.ts';
 import { base62 } from '../../core/tokens.ts';
 
 export const ADMIN_EMAIL = 'admin@switchboard.local';
 
 /** Grant platform admin to the user with this e-mail (case-insensitive). False when no such user exists. */
 export async function grantPlatformAdmin(db: Executor, email: string): Promise<{ granted: boolean; already: boolean }> {
-  const u = await sql<{ id: string; platform_admin: boolean }>`select id, platform_admin from users where lower(email) = lower(${email.trim()})`.execute(db);
-  const row = u.rows[0];
+  const row = await adminFlagByEmail(db, email.trim());
   if (!row) return { granted: false, already: false };
   if (row.platform_admin) return { granted: true, already: true };
-  await sql`update users set platform_admin = true where id = ${row.id}`.execute(db);
+  await setPlatformAdmin(db, row.id);
   return { granted: true, already: false };
 }
 
@@ -32,8 +31,7 @@ export interface AdminCredentials {
  */
 export async function ensurePlatformAdmin(s: Services): Promise<AdminCredentials> {
   const file = join(s.config.DATA_DIR, 'admin.json');
-  const existing = await sql<{ id: string }>`select id from users where lower(email) = ${ADMIN_EMAIL}`.execute(s.db);
-  if (existing.rows[0]) {
+  if (await userIdByLowerEmail(s.db, ADMIN_EMAIL)) {
     await grantPlatformAdmin(s.db, ADMIN_EMAIL);
     try {
       return JSON.parse(await readFile(file, 'utf8')) as AdminCredentials;

@@ -3,10 +3,12 @@
 // (same id, same idle clock, same sign-out) and issues a new token pair naming the new tenant;
 // the old access tokens stop working at once, since the tenant is read from the session row.
 import { randomUUID } from 'node:crypto';
-import type { Services } from '../shared/services.ts';
+import type { Services } from '../shared/index.ts';
 import { appError } from '../../core/errors.ts';
 import type { Role } from '../../core/identity.ts';
 import { audit } from './audit.ts';
+import { moveSession } from './sessions.repo.ts';
+import { membershipRole, renameTenantRow, tenantRow, tenantsOfUser } from './users.repo.ts';
 import { issueTokens, type AuthContext } from './auth.ts';
 import type { RequestMeta } from './credentials.ts';
 
@@ -19,13 +21,13 @@ export interface TenantView {
 }
 
 export async function getTenant(s: Services, ctx: AuthContext): Promise<TenantView> {
-  const t = await s.db.selectFrom('tenants').select(['id', 'name', 'created_at']).where('id', '=', ctx.tenantId).executeTakeFirst();
+  const t = await tenantRow(s.db, ctx.tenantId);
   if (!t) throw appError('not_found', 'Tenant not found');
   return { id: t.id, name: t.name, role: ctx.role, createdAt: t.created_at.toISOString() };
 }
 
 export async function renameTenant(s: Services, ctx: AuthContext, name: string): Promise<TenantView> {
-  const t = await s.db.updateTable('tenants').set({ name }).where('id', '=', ctx.tenantId).returning(['id', 'name', 'created_at']).executeTakeFirst();
+  const t = await renameTenantRow(s.db, ctx.tenantId, name);
   if (!t) throw appError('not_found', 'Tenant not found');
   return { id: t.id, name: t.name, role: ctx.role, createdAt: t.created_at.toISOString() };
 }
@@ -39,13 +41,7 @@ export interface MembershipView {
 }
 
 export async function listMyTenants(s: Services, ctx: AuthContext): Promise<MembershipView[]> {
-  const rows = await s.db
-    .selectFrom('memberships as m')
-    .innerJoin('tenants as t', 't.id', 'm.tenant_id')
-    .select(['t.id', 't.name', 'm.role', 'm.created_at'])
-    .where('m.user_id', '=', ctx.userId)
-    .orderBy('m.created_at', 'asc')
-    .execute();
+  const rows = await tenantsOfUser(s.db, ctx.userId);
   return rows.map((r) => ({ tenantId: r.id, name: r.name, role: r.role, current: r.id === ctx.tenantId, joinedAt: r.created_at.toISOString() }));
 }
 
@@ -54,19 +50,12 @@ export async function switchTenant(s: Services, ctx: AuthContext, tenantId: stri
   const sessionId = ctx.sessionId;
   const now = s.clock.now();
   return s.db.transaction().execute(async (tx) => {
-    const m = await tx.selectFrom('memberships').select('role').where('user_id', '=', ctx.userId).where('tenant_id', '=', tenantId).executeTakeFirst();
-    if (!m) throw appError('not_found', 'You are not a member of that tenant');
+    const role = await membershipRole(tx, tenantId, ctx.userId);
+    if (!role) throw appError('not_found', 'You are not a member of that tenant');
     const jti = randomUUID();
-    const r = await tx
-      .updateTable('sessions')
-      .set({ tenant_id: tenantId, refresh_jti: jti, last_seen_at: now })
-      .where('id', '=', sessionId)
-      .where('user_id', '=', ctx.userId)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    if (r.numUpdatedRows === 0n) throw appError('session_revoked');
+    if (!(await moveSession(tx, { sessionId, userId: ctx.userId, tenantId, jti, now }))) throw appError('session_revoked');
     await audit(tx, s.secrets.ledger, { userId: ctx.userId, tenantId, event: 'tenant_switched', at: now, detail: { sessionId, from: ctx.tenantId }, ...meta });
     const tokens = await issueTokens(s, ctx.userId, tenantId, sessionId, jti);
-    return { tenantId, role: m.role, tokens };
+    return { tenantId, role, tokens };
   });
 }

@@ -1,13 +1,13 @@
 // The signed-in user's profile (spec §2 User) and e-mail verification. The profile PATCH schema is
 // exported from http/api/users/schemas.ts so the web app validates with the very same rules.
 import { SignJWT, jwtVerify } from 'jose';
-import { sql } from 'kysely';
-import type { Services } from '../shared/services.ts';
-import { escapeHtml } from '../shared/html.ts';
+import type { Services } from '../shared/index.ts';
+import { escapeHtml } from '../shared/index.ts';
 // Moved to app/shared/html.ts; re-exported so branches that still import it from here build.
 export { escapeHtml };
 import { appError } from '../../core/errors.ts';
 import { audit } from './audit.ts';
+import { confirmEmail, otherUserWithEmail, profileRow, updateProfileRow } from './users.repo.ts';
 
 export interface UserProfile {
   id: string;
@@ -23,7 +23,6 @@ export interface UserProfile {
   platformAdmin: boolean;
 }
 
-const COLS = ['id', 'email', 'name', 'timezone', 'bio', 'avatar_url', 'email_verified_at', 'pending_email', 'idle_timeout', 'platform_admin'] as const;
 type Row = {
   id: string;
   email: string;
@@ -51,7 +50,7 @@ const toProfile = (r: Row): UserProfile => ({
 });
 
 export async function getProfile(s: Services, userId: string): Promise<UserProfile> {
-  const r = await s.db.selectFrom('users').select(COLS).where('id', '=', userId).executeTakeFirst();
+  const r = await profileRow(s.db, userId);
   if (!r) throw appError('not_found', 'User not found');
   return toProfile(r);
 }
@@ -87,13 +86,13 @@ export async function updateProfile(s: Services, userId: string, p: ProfilePatch
     if (p.email.toLowerCase() === current.email.toLowerCase()) {
       set.pending_email = null;
     } else {
-      const taken = await s.db.selectFrom('users').select('id').where(sql`lower(email)`, '=', p.email.toLowerCase()).where('id', '!=', userId).executeTakeFirst();
+      const taken = await otherUserWithEmail(s.db, p.email, userId);
       if (taken) throw appError('email_taken', 'Another account uses this e-mail address: choose a different one');
       set.pending_email = p.email;
       newEmail = current.pendingEmail === p.email ? null : p.email;
     }
   }
-  const r = await s.db.updateTable('users').set(set).where('id', '=', userId).returning(COLS).executeTakeFirstOrThrow();
+  const r = await updateProfileRow(s.db, userId, set);
   if (newEmail) {
     await sendVerificationEmail(s, userId);
     await s.mailer.send({
@@ -145,13 +144,7 @@ export async function verifyEmail(s: Services, token: string): Promise<UserProfi
   let r: Row | undefined;
   try {
     // The link proves either the current address or the pending one, which then becomes current.
-    r = await s.db
-      .updateTable('users')
-      .set({ email: address, pending_email: sql<string | null>`case when pending_email = ${address} then null else pending_email end`, email_verified_at: now, updated_at: now })
-      .where('id', '=', claims.sub)
-      .where((eb) => eb.or([eb('email', '=', address), eb('pending_email', '=', address)]))
-      .returning(COLS)
-      .executeTakeFirst();
+    r = await confirmEmail(s.db, claims.sub, address, now);
   } catch (e) {
     if ((e as { code?: string }).code === '23505') throw appError('email_taken', 'Another account took this e-mail address meanwhile: choose a different one on the Account page');
     throw e;

@@ -2,9 +2,9 @@
 // summaries of the tenant's routing (classes, families, escalations, approved delivery paths —
 // the Audit tab may show the delivery path, D8), the Layer 3 rule change log that explains why
 // routing moved, reservations the sweeper released, and the log of data exports.
-import { sql } from 'kysely';
-import type { Services } from '../shared/services.ts';
-import { callSumsBy, liveAttemptCounts, pathSums } from '../money/call-rollups.repo.ts';
+import type { Services } from '../shared/index.ts';
+import { callSumsBy, liveAttemptCounts, pathSums } from '../money/index.ts';
+import { recentExports, recentRuleChanges, sweptReservationCount } from './insights.repo.ts';
 
 export const AUDIT_WINDOW_DAYS = 30;
 const CHANGE_LOG_ROWS = 50;
@@ -47,22 +47,9 @@ export async function auditInsights(s: Services, tenantId: string) {
   const byClass = { rows: merge(byClassOk, 'key_class').map(([k, v]) => ({ model_class: k, attempts: v.attempts, escalated: v.escalated })) };
   const byFamily = { rows: merge(byFamilyOk, 'key_family').map(([k, v]) => ({ task_family: k, attempts: v.attempts, escalated: v.escalated })) };
   const paths = { rows: pathRows.slice(0, 20).map((r) => ({ provider_key: r.provider, model_id: r.model, region: r.region, attempts: r.attempts })) };
-  const swept = await sql<{ swept: bigint }>`
-    select count(*) as swept from reservations where tenant_id = ${tenantId} and swept_at >= ${since}`.execute(s.db);
-  const changes = await s.db
-    .selectFrom('layer3_rule_changes as c')
-    .innerJoin('layer3_rulesets as r', 'r.version', 'c.ruleset_version')
-    .select(['c.ruleset_version', 'c.change', 'c.rule_id', 'c.rule', 'c.reason', 'c.created_at'])
-    .orderBy('c.id', 'desc')
-    .limit(CHANGE_LOG_ROWS)
-    .execute();
-  const exports = await s.db
-    .selectFrom('export_log')
-    .select(['id', 'user_id', 'kind', 'filters', 'row_count', 'created_at'])
-    .where('tenant_id', '=', tenantId)
-    .orderBy('created_at', 'desc')
-    .limit(EXPORT_LOG_ROWS)
-    .execute();
+  const swept = await sweptReservationCount(s.db, tenantId, since);
+  const changes = await recentRuleChanges(s.db, CHANGE_LOG_ROWS);
+  const exports = await recentExports(s.db, tenantId, EXPORT_LOG_ROWS);
 
   return {
     windowDays: AUDIT_WINDOW_DAYS,
@@ -73,7 +60,7 @@ export async function auditInsights(s: Services, tenantId: string) {
       failedAttempts: n(t.failed),
       scoredAttempts: n(t.scored),
       belowFloorAttempts: n(t.below),
-      sweptReservations: n(swept.rows[0].swept),
+      sweptReservations: n(swept),
       byModelClass: byClass.rows.map((r) => ({ modelClass: r.model_class, attempts: n(r.attempts), escalated: n(r.escalated) })),
       byTaskFamily: byFamily.rows.map((r) => ({ taskFamily: r.task_family, attempts: n(r.attempts), escalated: n(r.escalated) })),
       deliveryPaths: paths.rows.map((r) => ({ provider: r.provider_key, model: r.model_id, region: r.region, attempts: n(r.attempts) })),

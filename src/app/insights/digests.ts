@@ -4,12 +4,12 @@
 // calls runDigests; an owner's digest goes out at the first run after 08:00 local time once the
 // period is over (daily: yesterday; weekly: last Monday-Sunday), exactly once per period: the
 // digest_sends row is claimed before sending and released if sending fails, so the next run retries.
-import { sql } from 'kysely';
-import type { Services } from '../shared/services.ts';
+import type { Services } from '../shared/index.ts';
 import { addDays, formatLocalDate, fromLocal, localDateOf, toLocal } from '../../core/time/zoned.ts';
 import { buildSummary, lastWeek, type PeriodRanges, type Summary, type Totals } from './insights.ts';
-import { formatTokens, formatUsd } from '../events/notifications.ts';
-import { escapeHtml } from '../shared/html.ts';
+import { formatTokens, formatUsd } from '../events/index.ts';
+import { escapeHtml } from '../shared/index.ts';
+import { claimDigestSend, digestRecipient, ownersWithCadence, releaseDigestSend } from './digests.repo.ts';
 
 export const DIGEST_SEND_HOUR = 8;
 
@@ -40,38 +40,20 @@ export function dueDigest(cadence: 'daily' | 'weekly', now: Date, tz: string): D
 /** One hourly run: send every digest that is due and not sent yet. Returns how many were sent. */
 export async function runDigests(s: Services): Promise<number> {
   const now = s.clock.now();
-  const owners = await s.db
-    .selectFrom('memberships as m')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
-    .innerJoin('tenants as t', 't.id', 'm.tenant_id')
-    .leftJoin('notification_settings as n', (j) => j.onRef('n.tenant_id', '=', 'm.tenant_id').onRef('n.user_id', '=', 'm.user_id'))
-    .select(['m.tenant_id', 'u.id as user_id', 'u.email', 'u.name', 'u.timezone', 't.name as tenant_name', sql<'daily' | 'weekly' | 'off'>`coalesce(n.digest_cadence, 'weekly')`.as('cadence')])
-    .where('m.role', '=', 'owner')
-    .execute();
+  const owners = await ownersWithCadence(s.db);
   let sent = 0;
   for (const o of owners) {
     if (o.cadence === 'off') continue;
     const due = dueDigest(o.cadence, now, o.timezone);
     if (!due) continue;
-    const claimed = await s.db
-      .insertInto('digest_sends')
-      .values({ tenant_id: o.tenant_id, user_id: o.user_id, cadence: due.cadence, period_start: due.periodStart, sent_at: now })
-      .onConflict((oc) => oc.doNothing())
-      .returning('user_id')
-      .executeTakeFirst();
-    if (!claimed) continue;
+    const send = { tenantId: o.tenant_id, userId: o.user_id, cadence: due.cadence, periodStart: due.periodStart };
+    if (!(await claimDigestSend(s.db, send, now))) continue;
     try {
       const summary = await buildSummary(s, o.tenant_id, o.timezone, due.cadence === 'daily' ? 'yesterday' : 'last-week', due.ranges);
       await s.mailer.send({ to: o.email, ...renderDigest(summary, { name: o.name, tenantName: o.tenant_name, cadence: due.cadence, periodStart: due.periodStart, publicUrl: s.publicUrl }) });
       sent++;
     } catch (e) {
-      await s.db
-        .deleteFrom('digest_sends')
-        .where('tenant_id', '=', o.tenant_id)
-        .where('user_id', '=', o.user_id)
-        .where('cadence', '=', due.cadence)
-        .where('period_start', '=', due.periodStart)
-        .execute();
+      await releaseDigestSend(s.db, send);
       s.log.warn(e, 'digest e-mail failed; will retry at the next run');
     }
   }
@@ -139,14 +121,7 @@ export function renderDigest(
  * (yesterday for daily, last week for weekly), built and rendered exactly as the e-mail is.
  */
 export async function digestPreview(s: Services, tenantId: string, userId: string) {
-  const who = await s.db
-    .selectFrom('users as u')
-    .innerJoin('memberships as m', (j) => j.onRef('m.user_id', '=', 'u.id').on('m.tenant_id', '=', tenantId))
-    .innerJoin('tenants as t', 't.id', 'm.tenant_id')
-    .leftJoin('notification_settings as n', (j) => j.onRef('n.tenant_id', '=', 'm.tenant_id').onRef('n.user_id', '=', 'm.user_id'))
-    .select(['u.name', 'u.timezone', 't.name as tenant_name', sql<'daily' | 'weekly' | 'off'>`coalesce(n.digest_cadence, 'weekly')`.as('cadence')])
-    .where('u.id', '=', userId)
-    .executeTakeFirstOrThrow();
+  const who = await digestRecipient(s.db, tenantId, userId);
   const cadence = who.cadence === 'daily' ? 'daily' : 'weekly';
   const now = s.clock.now();
   const due =

@@ -7,13 +7,14 @@
 // provider, savings are null and `benchmark` is null so the screen shows the prompt to choose one,
 // never a fabricated 0 %. Customer views never name a model; the activity feed carries the
 // approved delivery path only for the analytics Audit tab and its search (D8).
-import { sql } from 'kysely';
-import type { Services } from '../shared/services.ts';
+import type { Services } from '../shared/index.ts';
 import { BRANDS, isProviderKey } from '../../core/providers.ts';
-import { getWalletView } from '../money/wallet-view.ts';
+import { getWalletView } from '../money/index.ts';
 import { formatUsd2 } from '../../core/money.ts';
-import { ledgerSums } from '../money/ledger-rollups.repo.ts';
-import { callSumsBy } from '../money/call-rollups.repo.ts';
+import { ledgerSums } from '../money/index.ts';
+import { callSumsBy } from '../money/index.ts';
+import { activity } from './activity.ts';
+import { projectNames, tenantBenchmarkKey } from './insights.repo.ts';
 
 const DAY = 86_400_000;
 export const SAVINGS_WINDOWS = [7, 30, 90] as const;
@@ -21,7 +22,7 @@ export type SavingsWindow = (typeof SAVINGS_WINDOWS)[number];
 export const ACTIVITY_FEED_SIZE = 50;
 
 export async function benchmarkOf(s: Services, tenantId: string) {
-  const t = await s.db.selectFrom('tenants').select('baseline_provider_key').where('id', '=', tenantId).executeTakeFirst();
+  const t = await tenantBenchmarkKey(s.db, tenantId);
   const key = t?.baseline_provider_key;
   return isProviderKey(key) ? { providerKey: key, brand: BRANDS[key].name } : null;
 }
@@ -84,7 +85,7 @@ export async function overview(s: Services, tenantId: string) {
     benchmark: bench,
     equivalentLabel: equivalentLabel(bench),
     savingsChart,
-    activity: feed,
+    activity: feed.items,
   };
 }
 
@@ -95,7 +96,7 @@ export async function usageRollups(s: Services, tenantId: string, days = 30) {
   const until = new Date(now.getTime() + 1);
   const [{ family: fam, project: proj }, projects] = await Promise.all([
     callSumsBy(s.db, tenantId, since, until, ['family', 'project'] as const),
-    s.db.selectFrom('projects').select(['id', 'name']).where('tenant_id', '=', tenantId).execute(),
+    projectNames(s.db, tenantId),
   ]);
   const byBurn = <T extends { burn: bigint }>(a: T, b: T) => (b.burn > a.burn ? 1 : b.burn < a.burn ? -1 : 0);
   const byFamily = { rows: fam.map((r) => ({ key: r.key || 'unknown', calls: r.attempts, tokens: r.tokens, burn: r.debited })).sort(byBurn) };
@@ -117,105 +118,4 @@ export async function usageRollups(s: Services, tenantId: string, days = 30) {
     byProject: byProject.rows.map((r) => ({ projectId: r.key, projectName: r.name, ...row(r) })),
     byHour: byHour.rows.map((r) => ({ hour: r.key, ...row(r) })),
   };
-}
-
-export interface ActivityQuery {
-  limit: number;
-  /** Free text over prompt fragments, project name and (analytics only) model id. */
-  search?: string;
-  projectId?: string;
-  /** 'proxy', 'mcp', … (the call's surface) or 'wallet' for top-ups. */
-  channel?: string;
-  /** Customer copy (the /overview feed): no delivery path. */
-  customer?: boolean;
-}
-
-/** The live activity feed (AI usage, top-ups, escalations), newest first. */
-export async function activity(s: Services, tenantId: string, q: ActivityQuery) {
-  const like = q.search ? `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-  const calls =
-    q.channel === 'wallet'
-      ? []
-      : (
-          await sql<{ id: string; created_at: Date; project_id: string; project_name: string; channel: string; escalated: boolean; model_class: string | null; debited_micros: bigint; baseline: bigint | null; actual: bigint | null; excerpt: string; provider_key: string | null; model_id: string | null; region: string | null }>`
-            select c.id, c.created_at, c.project_id, p.name as project_name, c.channel, c.escalated, c.model_class, c.debited_micros,
-                   c.baseline_cost_usd_micros as baseline, c.actual_cost_usd_micros as actual, c.prompt_excerpt as excerpt,
-                   c.provider_key, c.model_id, c.region
-              from call_logs c join projects p on p.id = c.project_id
-             where c.tenant_id = ${tenantId} and c.status = 'succeeded'
-               ${q.projectId ? sql`and c.project_id = ${q.projectId}` : sql``}
-               ${q.channel ? sql`and split_part(c.channel, ':', 1) = ${q.channel}` : sql``}
-               ${like ? sql`and (c.prompt_excerpt ilike ${like} or p.name ilike ${like} ${q.customer ? sql`` : sql`or c.model_id ilike ${like}`})` : sql``}
-             order by c.created_at desc limit ${q.limit}`.execute(s.db)
-        ).rows;
-  const topups =
-    q.projectId || like || (q.channel && q.channel !== 'wallet')
-      ? []
-      : (
-          await sql<{ id: string; created_at: Date; amount_micros: bigint; customer_label: string }>`
-            select id, created_at, amount_micros, customer_label from ledger_entries
-             where tenant_id = ${tenantId} and event_type in ('WALLET_TOPUP', 'REFUND', 'ADJUSTMENT')
-             order by created_at desc limit ${q.limit}`.execute(s.db)
-        ).rows;
-  // Balance and runway alerts (D10 threshold events) live in the event outbox for its 24-hour
-  // retention: the feed shows the recent ones among the latest 50 events.
-  const alerts =
-    q.projectId || like || (q.channel && q.channel !== 'wallet')
-      ? []
-      : (
-          await sql<{ id: string; created_at: Date; type: 'wallet.threshold' | 'runway.threshold'; payload: Record<string, unknown> }>`
-            select id::text as id, created_at, frame->>'type' as type, frame->'payload' as payload from event_outbox
-             where tenant_id = ${tenantId} and frame->>'type' in ('wallet.threshold', 'runway.threshold')
-             order by id desc limit ${q.limit}`.execute(s.db)
-        ).rows;
-  const items = [
-    ...alerts.map((a) => ({
-      kind: 'alert' as const,
-      id: a.id,
-      at: a.created_at.toISOString(),
-      projectId: null,
-      projectName: null,
-      channel: 'wallet',
-      label: a.type === 'wallet.threshold' ? 'Balance below your alert threshold' : 'Runway below your alert threshold',
-      modelClass: null,
-      serviceBurnMicros: null,
-      amountMicros: typeof a.payload.balance === 'string' ? a.payload.balance : undefined,
-      tokensSaved: null,
-      promptExcerpt: null,
-      threshold:
-        a.type === 'wallet.threshold'
-          ? { kind: 'balance' as const, thresholdMicros: String(a.payload.threshold ?? ''), runwayDays: null, thresholdDays: null }
-          : { kind: 'runway' as const, thresholdMicros: null, runwayDays: Number(a.payload.runway ?? 0), thresholdDays: Number(a.payload.thresholdDays ?? 0) },
-    })),
-    ...calls.map((c) => ({
-      kind: c.escalated ? ('escalation' as const) : ('ai_usage' as const),
-      id: c.id,
-      at: c.created_at.toISOString(),
-      projectId: c.project_id,
-      projectName: c.project_name,
-      channel: c.channel.split(':')[0],
-      label: c.escalated ? 'Escalated to a stronger model class' : 'AI usage',
-      modelClass: c.model_class,
-      serviceBurnMicros: c.debited_micros.toString(),
-      tokensSaved: c.baseline !== null && c.actual !== null ? (c.baseline - c.actual).toString() : null,
-      promptExcerpt: c.excerpt.slice(0, 200),
-      ...(q.customer ? {} : { deliveryPath: c.provider_key ? { provider: c.provider_key, model: c.model_id, region: c.region } : null }),
-    })),
-    ...topups.map((t) => ({
-      kind: 'wallet' as const,
-      id: t.id,
-      at: t.created_at.toISOString(),
-      projectId: null,
-      projectName: null,
-      channel: 'wallet',
-      label: t.customer_label,
-      modelClass: null,
-      serviceBurnMicros: null,
-      amountMicros: t.amount_micros.toString(),
-      tokensSaved: null,
-      promptExcerpt: null,
-    })),
-  ];
-  items.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
-  return items.slice(0, q.limit);
 }

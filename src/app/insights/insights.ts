@@ -7,8 +7,9 @@
 // 1 token = 1 micro, D1); calls = first attempts (call log: no parent); escalations = attempts
 // marked escalated (every attempt is debited and ledgered under its own call id, D5); movers = projects whose burn changed most. Task
 // families are not on ledger rows, so movers are projects until the call log is read here too.
-import type { Services } from '../shared/services.ts';
-import { ledgerSums } from '../money/ledger-rollups.repo.ts';
+import type { Services } from '../shared/index.ts';
+import { ledgerSums } from '../money/index.ts';
+import { projectNames, tenantBenchmarkKeyOrThrow, userTimezone } from './insights.repo.ts';
 import { appError } from '../../core/errors.ts';
 import { addDays, addMonths, formatLocalDate, fromLocal, localDateOf, mondayOf, parseLocalDate } from '../../core/time/zoned.ts';
 
@@ -148,7 +149,7 @@ async function movers(s: Services, tenantId: string, p: PeriodRanges): Promise<M
   const [cur, prev, projects] = await Promise.all([
     ledgerSums(s.db, tenantId, p.current.from, p.current.to, 'project'),
     ledgerSums(s.db, tenantId, p.previous.from, p.previous.to, 'project'),
-    s.db.selectFrom('projects').select(['id', 'name']).where('tenant_id', '=', tenantId).execute(),
+    projectNames(s.db, tenantId),
   ]);
   const curOf = new Map(cur.map((r) => [r.key, r.burn]));
   const prevOf = new Map(prev.map((r) => [r.key, r.burn]));
@@ -165,7 +166,7 @@ async function movers(s: Services, tenantId: string, p: PeriodRanges): Promise<M
 }
 
 export async function buildSummary(s: Services, tenantId: string, tz: string, period: Summary['period'], ranges: PeriodRanges): Promise<Summary> {
-  const t = await s.db.selectFrom('tenants').select('baseline_provider_key').where('id', '=', tenantId).executeTakeFirstOrThrow();
+  const t = await tenantBenchmarkKeyOrThrow(s.db, tenantId);
   const hasBenchmark = t.baseline_provider_key !== null;
   const [current, previous, top] = await Promise.all([totals(s, tenantId, ranges.current, hasBenchmark), totals(s, tenantId, ranges.previous, hasBenchmark), movers(s, tenantId, ranges)]);
   return {
@@ -190,6 +191,6 @@ export async function buildSummary(s: Services, tenantId: string, tz: string, pe
 }
 
 export async function getSummary(s: Services, tenantId: string, userId: string, q: { period: SummaryPeriod; from?: string; to?: string }): Promise<Summary> {
-  const u = await s.db.selectFrom('users').select('timezone').where('id', '=', userId).executeTakeFirstOrThrow();
+  const u = await userTimezone(s.db, userId);
   return buildSummary(s, tenantId, u.timezone, q.period, resolvePeriod(q.period, s.clock.now(), u.timezone, q));
 }

@@ -3,7 +3,7 @@
 // Read-only by design: the only write of the admin surface is the budget (budget.repo.ts setBudget).
 import { sql } from 'kysely';
 import type { Executor } from '../../store/db.ts';
-import { decodeCursor, encodeCursor, type Page } from '../shared/pagination.ts';
+import { decodeCursor, encodeCursor, type Page } from '../shared/index.ts';
 
 export interface ProposalFilters {
   status?: string;

@@ -7,7 +7,7 @@
 // the key synthgen:synth:<proposalId>:<policyId>:<windowKey>, so a crashed run that comes back debits
 // nothing twice. Live mode calls the cheap model directly, never through the proxy's dispatch: no
 // call log, no wallet, no ledger entry (lock 7).
-import type { Services } from '../shared/services.ts';
+import type { Services } from '../shared/index.ts';
 import type { Config } from '../../config.ts';
 import { isModelClass } from '../../core/model-class.ts';
 import { costMicros, referenceModel } from '../../core/pricing/index.ts';

@@ -6,8 +6,8 @@
 //      approval path for Tier C (checkApproval);
 //   3. the orchestrator's hard error on tier C, whatever the policy's flags (assertTierAllowed);
 //   4. the Tier C generator itself fails unconditionally (generators.ts generateTierC).
-import { sql } from 'kysely';
 import type { Executor } from '../../store/db.ts';
+import { enabledPolicyRows, policyRow, type PolicyRow } from './policy.repo.ts';
 
 export type Tier = 'A' | 'B' | 'C';
 
@@ -24,12 +24,7 @@ export interface Policy {
   approvedAt: Date | null;
 }
 
-type Raw = {
-  id: string; name: string; tier: Tier; max_cases_per_batch: number; max_cost_per_batch_micros: bigint; min_quality_threshold: number;
-  generator_template: string; model_id: string | null; enabled: boolean; approved_at: Date | null;
-};
-
-export const toPolicy = (r: Raw): Policy => ({
+export const toPolicy = (r: PolicyRow): Policy => ({
   id: r.id,
   name: r.name,
   tier: r.tier,
@@ -44,13 +39,12 @@ export const toPolicy = (r: Raw): Policy => ({
 
 /** Refusal 1 in effect: a policy nobody enabled (Tier C's schema default) is never loaded. */
 export async function loadEnabledPolicies(ex: Executor): Promise<Policy[]> {
-  const r = await sql<Raw>`select * from learning_synthetic_generation_policies where enabled order by tier, name`.execute(ex);
-  return r.rows.map(toPolicy);
+  return (await enabledPolicyRows(ex)).map(toPolicy);
 }
 
 export async function loadPolicy(ex: Executor, id: string): Promise<Policy | null> {
-  const r = await sql<Raw>`select * from learning_synthetic_generation_policies where id = ${id}`.execute(ex);
-  return r.rows[0] ? toPolicy(r.rows[0]) : null;
+  const r = await policyRow(ex, id);
+  return r ? toPolicy(r) : null;
 }
 
 export type Approval = { approved: true } | { approved: false; reason: string };

@@ -2,15 +2,15 @@
 // switched to the role `switchboard_learning` (migration 017a), which can write learning_* tables
 // and nothing the request path reads. `SET LOCAL` ends with the transaction, so the pooled
 // connection goes back to the pool as the service's own user.
-import { sql } from 'kysely';
 import type { Db, Tx } from '../../store/db.ts';
+import { setLearningRole } from './role.repo.ts';
 
 export const LEARNING_ROLE = 'switchboard_learning';
 
 /** Run `fn` in one transaction as the learning role. */
 export function asLearning<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return db.transaction().execute(async (tx) => {
-    await sql`set local role switchboard_learning`.execute(tx);
+    await setLearningRole(tx);
     return fn(tx);
   });
 }

@@ -190,7 +190,7 @@ describe('group commit', () => {
           settlement(t, r, {
             request: { messages: [{ role: 'user', content: `question ${i} "with quotes"` }] },
             response: { text: doc(i) },
-            events: () => [{ tenantWide: false, frame: llmCallFrame({ tenantId: t.tenantId, projectId: t.projectId, at: s().clock.now(), call: { callId: r.id, modelClass: 'economy', taskFamily: 'conversation', complexity: 'low', inputTokens: i, outputTokens: 1, costMicros: COST, savingsTokens: null, escalated: false, latencyMs: 1, channel: 'proxy' } }) }],
+            events: [{ tenantWide: false, frame: llmCallFrame({ tenantId: t.tenantId, projectId: t.projectId, at: s().clock.now(), call: { callId: r.id, modelClass: 'economy', taskFamily: 'conversation', complexity: 'low', inputTokens: i, outputTokens: 1, costMicros: COST, savingsTokens: null, escalated: false, latencyMs: 1, channel: 'proxy' } }) }],
           }),
         ),
       ),
@@ -281,7 +281,8 @@ describe('group commit', () => {
       holds.map((r, i) =>
         settleCall(
           s(),
-          settlement(t, r, i === 3 ? { extra: async () => { throw new Error('boom'); } } : {}),
+          settlement(t, r),
+          i === 3 ? { extra: async () => { throw new Error('boom'); } } : {},
         ),
       ),
     );

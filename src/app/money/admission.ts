@@ -20,10 +20,9 @@
 // If the replica dies, its leases are ordinary holds to the sweeper.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { sql } from 'kysely';
-import type { Services } from '../shared/services.ts';
-import { monthStartUtc } from '../../core/money.ts';
+import type { Services } from '../shared/index.ts';
 import { holdRefused, releaseIn } from './wallet.ts';
+import { takeLease, type LeaseRow } from './admission.repo.ts';
 
 /** A lease covers about this many worst-case calls (capped by sb_lease at half the available balance). */
 export const LEASE_CALLS = 64n;
@@ -183,12 +182,9 @@ export class Admission {
     const id = randomUUID();
     const at = this.s.clock.now();
     const want = need * LEASE_CALLS > need ? need * LEASE_CALLS : need;
-    let row: { result: string; granted: bigint; old_trimmed: boolean | null } | undefined;
+    let row: LeaseRow | undefined;
     try {
-      const r = await sql<{ result: string; granted: bigint; old_trimmed: boolean | null }>`
-        select result, granted, old_trimmed from sb_lease(${old && !old.dead ? old.id : null}::uuid, ${trim}::bigint, ${id}::uuid,
-          ${tenantId}::uuid, ${projectId}::uuid, ${want}::bigint, ${need}::bigint, ${at}::timestamptz, ${monthStartUtc(at)}::date)`.execute(this.s.db);
-      row = r.rows[0];
+      row = await takeLease(this.s.db, { oldId: old && !old.dead ? old.id : null, trim, id, tenantId, projectId, want, need, at });
     } finally {
       // Whatever happened to the new lease, the old one admits nothing more.
       if (old) {

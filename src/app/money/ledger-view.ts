@@ -6,27 +6,16 @@
 // page's seq span (its sealed balance before = balanceAfter − amount) plus a running sum over every
 // entry of the span, filtered out or not. So a row's running balance never depends on the filters
 // or the page it appears on, and equals its sealed balanceAfterMicros on an untampered ledger.
-import { sql, type RawBuilder, type Selectable } from 'kysely';
-import type { LedgerEntriesTable } from '../../store/schema.ts';
 import type { Db } from '../../store/db.ts';
 import { GENESIS_HASH, verifyChain, type ChainVerification } from '../../core/ledger/seal.ts';
 import type { SealedLedgerRow } from '../../core/ledger/payload.ts';
 import { ledgerPayload, type LedgerEventType } from './ledger.ts';
-import { decodeCursor, toPage, type Page, type PageQuery } from '../shared/pagination.ts';
+import { decodeCursor, toPage, type Page, type PageQuery } from '../shared/index.ts';
+import { entriesInSpan, ledgerPageWithRunningBalance, walletChainHead, type LedgerDbRow, type LedgerFilters } from './ledger-view.repo.ts';
+
+export type { LedgerDbRow, LedgerFilters } from './ledger-view.repo.ts';
 
 export const LEDGER_EVENT_TYPES = ['WALLET_TOPUP', 'AI_USAGE', 'REFUND', 'ADJUSTMENT'] as const satisfies readonly LedgerEventType[];
-
-export interface LedgerFilters {
-  types?: LedgerEventType[];
-  projectId?: string;
-  /** Inclusive lower bound on createdAt. */
-  from?: Date;
-  /** Exclusive upper bound on createdAt. */
-  to?: Date;
-  /** Bounds (inclusive) on the size of the movement, |amountMicros|: the direction is chosen with `types`. */
-  minAmount?: bigint;
-  maxAmount?: bigint;
-}
 
 export interface LedgerRow {
   id: string;
@@ -51,9 +40,6 @@ export interface LedgerRow {
   prevHash: string;
   createdAt: string;
 }
-
-/** A ledger_entries row as the database returns it (the table type, not a copy of it). */
-export type LedgerDbRow = Selectable<LedgerEntriesTable>;
 
 const toRow = (r: LedgerDbRow & { running_balance_micros: bigint }): LedgerRow => ({
   id: r.id,
@@ -82,29 +68,8 @@ const toRow = (r: LedgerDbRow & { running_balance_micros: bigint }): LedgerRow =
 /** Newest first. Every column; the customer route projects away the internal ones (D8). */
 export async function listLedger(db: Db, tenantId: string, filters: LedgerFilters, page: PageQuery): Promise<Page<LedgerRow>> {
   const c = decodeCursor(page.cursor, ['seq']);
-  const conds: RawBuilder<unknown>[] = [sql`tenant_id = ${tenantId}`];
-  if (filters.types?.length) conds.push(sql`event_type in (${sql.join(filters.types)})`);
-  if (filters.projectId) conds.push(sql`project_id = ${filters.projectId}`);
-  if (filters.from) conds.push(sql`created_at >= ${filters.from}`);
-  if (filters.to) conds.push(sql`created_at < ${filters.to}`);
-  if (filters.minAmount !== undefined) conds.push(sql`abs(amount_micros) >= ${filters.minAmount}::bigint`);
-  if (filters.maxAmount !== undefined) conds.push(sql`abs(amount_micros) <= ${filters.maxAmount}::bigint`);
-  if (c) conds.push(sql`seq < ${BigInt(c.seq)}::bigint`);
-  const rows = await sql<LedgerDbRow & { running_balance_micros: bigint }>`
-    with page as (
-      select * from ledger_entries where ${sql.join(conds, sql` and `)}
-      order by seq desc limit ${page.limit + 1}),
-    span as (select min(seq) as lo, max(seq) as hi from page),
-    seed as (
-      select f.balance_after_micros - f.amount_micros as before
-        from ledger_entries f, span where f.tenant_id = ${tenantId} and f.seq = span.lo),
-    run as (
-      select l.seq, (seed.before + sum(l.amount_micros) over (order by l.seq))::bigint as running_balance_micros
-        from ledger_entries l, span, seed
-       where l.tenant_id = ${tenantId} and l.seq between span.lo and span.hi)
-    select page.*, run.running_balance_micros from page join run on run.seq = page.seq
-    order by page.seq desc`.execute(db);
-  return toPage(rows.rows, page.limit, toRow, (r) => ({ seq: r.seq.toString() }));
+  const rows = await ledgerPageWithRunningBalance(db, tenantId, filters, c ? BigInt(c.seq) : null, page.limit + 1);
+  return toPage(rows, page.limit, toRow, (r) => ({ seq: r.seq.toString() }));
 }
 
 export interface LedgerVerdict extends ChainVerification {
@@ -142,26 +107,14 @@ export function sealedRowOf(r: LedgerDbRow): SealedLedgerRow {
  * wallet's chain head must match the last entry: a truncated tail breaks no link but shows here.
  */
 export async function verifyLedger(db: Db, secret: Buffer, tenantId: string, batch = 1000): Promise<LedgerVerdict> {
-  const head = await db
-    .selectFrom('wallets')
-    .select(['ledger_seq', 'last_seal_hash', 'balance_micros'])
-    .where('tenant_id', '=', tenantId)
-    .executeTakeFirst();
+  const head = await walletChainHead(db, tenantId);
   if (!head) return { verified: true, firstBroken: null, checked: 0, reason: null };
   let prev = GENESIS_HASH;
   let after = 0n;
   let checked = 0;
   let last: LedgerDbRow | null = null;
   for (;;) {
-    const rows = await db
-      .selectFrom('ledger_entries')
-      .selectAll()
-      .where('tenant_id', '=', tenantId)
-      .where('seq', '>', after)
-      .where('seq', '<=', head.ledger_seq)
-      .orderBy('seq', 'asc')
-      .limit(batch)
-      .execute();
+    const rows = await entriesInSpan(db, tenantId, after, head.ledger_seq, batch);
     if (rows.length === 0) break;
     const verdict = verifyChain(
       rows.map(sealedRowOf),

@@ -3,11 +3,13 @@
 // moves the balance also takes the row lock, so appends for one tenant are serialised while other
 // tenants never wait. Seal = HMAC-SHA256(secret, prevHash || RFC 8785 JSON of the payload).
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Tx } from '../../store/db.ts';
 import { sealLedgerEntry } from '../../core/ledger/seal.ts';
 import { CUSTOMER_LABELS, ledgerPayloadOf, type LedgerPayload } from '../../core/ledger/payload.ts';
 import { appError } from '../../core/errors.ts';
+import { moveWalletHead, writeSealedEntry } from './ledger.repo.ts';
+
+export type { WalletHead } from './ledger.repo.ts';
 
 export type LedgerEventType = 'WALLET_TOPUP' | 'AI_USAGE' | 'REFUND' | 'ADJUSTMENT';
 
@@ -37,17 +39,6 @@ export interface LedgerAppend {
   at: Date;
 }
 
-/** A wallet row as a chain head: balance, holds, sequence, last seal and the auto-top-up rule. */
-export interface WalletHead {
-  balance_micros: bigint;
-  reserved_micros: bigint;
-  ledger_seq: bigint;
-  last_seal_hash: string;
-  auto_topup_threshold_micros: bigint | null;
-  auto_topup_amount_micros: bigint | null;
-  auto_topup_armed: boolean;
-}
-
 export interface AppendedEntry {
   id: string;
   seq: bigint;
@@ -72,20 +63,7 @@ export async function tryAppendLedgerEntry(tx: Tx, secret: Buffer, e: LedgerAppe
   // A credit that brings the balance back to (or above) the auto-top-up threshold re-arms the rule
   // (once per crossing, see settleCall). Debits never re-arm.
   const isCredit = e.amountMicros > 0n;
-  const head = await sql<WalletHead>`
-    update wallets
-       set balance_micros = balance_micros + ${e.amountMicros}::bigint,
-           reserved_micros = reserved_micros - ${release}::bigint,
-           ledger_seq = ledger_seq + 1,
-           auto_topup_armed = auto_topup_armed or (${isCredit}::boolean and (auto_topup_threshold_micros is null
-                              or balance_micros + ${e.amountMicros}::bigint >= auto_topup_threshold_micros)),
-           updated_at = ${e.at}
-     where tenant_id = ${e.tenantId}
-       and balance_micros + ${e.amountMicros}::bigint >= case when ${floorIsReserved}::boolean then reserved_micros - ${release}::bigint else 0 end
-       and reserved_micros - ${release}::bigint >= 0
-    returning balance_micros, reserved_micros, ledger_seq, last_seal_hash,
-              auto_topup_threshold_micros, auto_topup_amount_micros, auto_topup_armed`.execute(tx);
-  const w = head.rows[0];
+  const w = await moveWalletHead(tx, { tenantId: e.tenantId, amountMicros: e.amountMicros, releaseMicros: release, isCredit, floorIsReserved, at: e.at });
   if (!w) return null;
   const id = randomUUID();
   const createdAt = e.at.toISOString();
@@ -106,16 +84,28 @@ export async function tryAppendLedgerEntry(tx: Tx, secret: Buffer, e: LedgerAppe
     createdAt,
   });
   const sealHash = sealLedgerEntry(secret, w.last_seal_hash, payload);
-  await sql`
-    with head as (update wallets set last_seal_hash = ${sealHash} where tenant_id = ${e.tenantId})
-    insert into ledger_entries (id, tenant_id, project_id, seq, event_type, customer_label, amount_micros,
-      balance_after_micros, model_id, provider_key, benchmark_provider, benchmark_methodology_version,
-      actual_cost_usd_micros, baseline_cost_usd_micros, benchmark_pricing_version, call_id, memo,
-      seal_hash, prev_hash, created_at)
-    values (${id}, ${e.tenantId}, ${e.projectId}, ${w.ledger_seq}, ${e.eventType}, ${CUSTOMER_LABELS[e.eventType]},
-      ${e.amountMicros}, ${w.balance_micros}, ${payload.modelId}, ${payload.providerKey}, ${payload.benchmarkProvider},
-      ${payload.benchmarkMethodologyVersion}, ${payload.actualCostUsdMicros}, ${payload.baselineCostUsdMicros},
-      ${payload.benchmarkPricingVersion}, ${e.callId ?? null}, ${e.memo ?? null}, ${sealHash}, ${w.last_seal_hash}, ${createdAt})`.execute(tx);
+  await writeSealedEntry(tx, {
+    id,
+    tenantId: e.tenantId,
+    projectId: e.projectId,
+    seq: w.ledger_seq,
+    eventType: e.eventType,
+    customerLabel: CUSTOMER_LABELS[e.eventType],
+    amountMicros: e.amountMicros,
+    balanceAfterMicros: w.balance_micros,
+    modelId: payload.modelId,
+    providerKey: payload.providerKey,
+    benchmarkProvider: payload.benchmarkProvider,
+    benchmarkMethodologyVersion: payload.benchmarkMethodologyVersion,
+    actualCostUsdMicros: payload.actualCostUsdMicros,
+    baselineCostUsdMicros: payload.baselineCostUsdMicros,
+    benchmarkPricingVersion: payload.benchmarkPricingVersion,
+    callId: e.callId ?? null,
+    memo: e.memo ?? null,
+    sealHash,
+    prevHash: w.last_seal_hash,
+    createdAt,
+  });
   const autoTopup =
     w.auto_topup_threshold_micros !== null && w.auto_topup_amount_micros !== null
       ? { thresholdMicros: w.auto_topup_threshold_micros, amountMicros: w.auto_topup_amount_micros, armed: w.auto_topup_armed }

@@ -6,15 +6,16 @@
 //    top-up's refunded total).
 //  - ADJUSTMENT: a platform admin credits or debits a wallet with a required reason, audited in
 //    the admin's security audit chain in the same transaction as the sealed entry.
-import { sql } from 'kysely';
-import type { Services } from '../shared/services.ts';
+import type { Services } from '../shared/index.ts';
 import type { Tx } from '../../store/db.ts';
 import type { PaymentProcessorName } from '../../store/schema.ts';
 import { appError } from '../../core/errors.ts';
 import { appendLedgerEntry, type AppendedEntry } from './ledger.ts';
-import { audit } from '../identity/audit.ts';
-import { kickOutbox } from '../events/events.ts';
-import { walletFunded } from '../projects/stages.ts';
+import { audit } from '../identity/index.ts';
+import { kickOutbox } from '../events/index.ts';
+import { walletFunded } from '../projects/index.ts';
+import { recordProcessorEvent } from './topups.repo.ts';
+import * as repo from './refunds.repo.ts';
 
 export type RefundTarget = { topupId: string } | { processor: PaymentProcessorName; paymentRef: string };
 
@@ -34,19 +35,16 @@ export interface RefundResult {
  * the memo says when the wallet no longer held it all (the rest was already spent).
  */
 async function bookRefund(tx: Tx, s: Services, target: RefundTarget, totalRefundedMicros: bigint, memo: string): Promise<RefundResult> {
-  let q = tx.selectFrom('topups').select(['id', 'tenant_id', 'amount_micros', 'refunded_micros', 'status']).forUpdate();
-  q = 'topupId' in target ? q.where('id', '=', target.topupId) : q.where('processor', '=', target.processor).where((eb) => eb.or([eb('payment_ref', '=', target.paymentRef), eb('processor_ref', '=', target.paymentRef)]));
-  const t = await q.executeTakeFirst();
+  const t = await repo.lockTopupForRefund(tx, target);
   if (!t) return { booked: false, topupId: null, debitedMicros: 0n, refundedMicros: 0n, ledgerEntryId: null };
   if (t.status !== 'credited') throw appError('conflict', 'Only a credited top-up can be refunded');
   const total = totalRefundedMicros > t.amount_micros ? t.amount_micros : totalRefundedMicros;
   const fresh = total - t.refunded_micros;
   if (fresh <= 0n) return { booked: false, topupId: t.id, debitedMicros: 0n, refundedMicros: t.refunded_micros, ledgerEntryId: null };
-  const w = await sql<{ balance_micros: bigint; reserved_micros: bigint }>`
-    select balance_micros, reserved_micros from wallets where tenant_id = ${t.tenant_id} for update`.execute(tx);
-  const room = w.rows[0] ? w.rows[0].balance_micros - w.rows[0].reserved_micros : 0n;
+  const w = await repo.lockWalletBalances(tx, t.tenant_id);
+  const room = w ? w.balance_micros - w.reserved_micros : 0n;
   const debit = fresh < room ? fresh : room > 0n ? room : 0n;
-  await tx.updateTable('topups').set({ refunded_micros: total }).where('id', '=', t.id).execute();
+  await repo.setTopupRefundedTotal(tx, t.id, total);
   let entry: AppendedEntry | null = null;
   if (debit > 0n) {
     const note = debit < fresh ? ` (refund of ${fresh} micros; the wallet held ${debit})` : '';
@@ -72,12 +70,7 @@ export async function recordProcessorRefund(
 ): Promise<{ handled: string }> {
   const processor = s.payments.name;
   const r = await s.db.transaction().execute(async (tx) => {
-    const fresh = await tx
-      .insertInto('processor_events')
-      .values({ processor, event_id: ev.eventId, event_type: ev.eventType, received_at: s.clock.now() })
-      .onConflict((oc) => oc.doNothing())
-      .returning('event_id')
-      .executeTakeFirst();
+    const fresh = await recordProcessorEvent(tx, { processor, eventId: ev.eventId, eventType: ev.eventType, at: s.clock.now() });
     if (!fresh) return null;
     return bookRefund(tx, s, ev.target, ev.totalRefundedMicros, 'Refund to the payment card');
   });
@@ -102,12 +95,12 @@ export async function refundSandboxTopup(
     throw appError('conflict', 'Refunds of Stripe payments are made in Stripe; its charge.refunded event books them here');
   }
   const r = await s.db.transaction().execute(async (tx) => {
-    const t = await tx.selectFrom('topups').select(['tenant_id', 'amount_micros', 'refunded_micros', 'status', 'processor']).where('id', '=', topupId).forUpdate().executeTakeFirst();
+    const t = await repo.lockTopupById(tx, topupId);
     if (!t || t.processor !== 'sandbox') throw appError('not_found', 'No sandbox top-up has this id');
     if (t.status !== 'credited') throw appError('conflict', 'Only a credited top-up can be refunded');
     const left = t.amount_micros - t.refunded_micros;
     if (amountMicros > left) throw appError('conflict', `At most ${left} micros of this top-up are left to refund`);
-    const w = await tx.selectFrom('wallets').select(['balance_micros', 'reserved_micros']).where('tenant_id', '=', t.tenant_id).executeTakeFirstOrThrow();
+    const w = await repo.walletBalances(tx, t.tenant_id);
     if (amountMicros > w.balance_micros - w.reserved_micros) {
       throw appError('conflict', `The wallet holds ${w.balance_micros - w.reserved_micros} micros not held by calls in flight; refund at most that`);
     }
@@ -136,8 +129,7 @@ export async function adjustWallet(
   reason: string,
 ): Promise<AppendedEntry> {
   if (amountMicros === 0n) throw appError('validation', 'amountMicros must not be 0', { field: 'amountMicros' });
-  const exists = await s.db.selectFrom('tenants').select('id').where('id', '=', tenantId).executeTakeFirst();
-  if (!exists) throw appError('not_found', 'Tenant not found');
+  if (!(await repo.tenantExists(s.db, tenantId))) throw appError('not_found', 'Tenant not found');
   const entry = await s.db.transaction().execute(async (tx) => {
     const e = await appendLedgerEntry(tx, s.secrets.ledger, {
       tenantId,

@@ -1,18 +1,18 @@
 // One settlement batch (settlement.ts explains the batching): the fast path as one autocommit
 // statement from the chain heads this process last wrote, and the locking path inside one
 // transaction (claim, lock the heads in tenant order, debit and seal per call in arrival order,
-// write every row at once, enqueue auto-top-ups, run callers' `extra`). The SQL is in
-// settlement.repo.ts.
+// write every row at once, enqueue auto-top-ups, write the plans' follow-ups through the settler's
+// one writer). The SQL is in settlement.repo.ts.
 import { randomUUID } from 'node:crypto';
-import { CompiledQuery } from 'kysely';
-import type { Services } from '../shared/services.ts';
+import type { Services } from '../shared/index.ts';
 import type { Tx } from '../../store/db.ts';
 import { appError } from '../../core/errors.ts';
 import { sealLedgerEntry } from '../../core/ledger/seal.ts';
 import { ledgerPayloadOf } from '../../core/ledger/payload.ts';
 import type { AutoTopupJob } from './topups.ts';
-import type { SettledCall } from './wallet.ts';
-import { CLAIM, FAST, HEADS, WRITE, claimParams, leaseUsedBy, previousSettlement, rowParams, settledOf, type Head, type Item, type Planned } from './settlement.repo.ts';
+import type { FollowUpWriter } from '../shared/index.ts';
+import type { SettledCall } from './settlement-plan.ts';
+import { claimHolds, lockHeads, runFast, writeBatch, claimParams, leaseUsedBy, previousSettlement, reservationStatus, rowParams, settledOf, type Head, type Item, type Planned } from './settlement.repo.ts';
 
 export interface CachedHead {
   seq: bigint;
@@ -48,8 +48,7 @@ export async function settleFast(s: Services, heads: Map<string, CachedHead>, ba
   }
   const claim = claimParams(batch);
   const tenants = [...cur.keys()];
-  const r = await s.db.executeQuery<{ ok: boolean; leases: string[] }>(
-    CompiledQuery.raw(FAST, [
+  const r = await runFast(s.db, [
       ...claim.params,
       tenants,
       tenants.map((t) => cur.get(t)!.balance),
@@ -61,8 +60,7 @@ export async function settleFast(s: Services, heads: Map<string, CachedHead>, ba
       tenants.length,
       claim.calls,
       ...rowParams(planned),
-    ]),
-  );
+  ]);
   const held = new Set(r.rows[0]?.leases ?? []);
   for (const [t, h] of cur) heads.set(t, h);
   return planned.map((p) => {
@@ -101,14 +99,14 @@ export function seal(s: Services, it: Item, h: CachedHead, debit: bigint): { ent
 }
 
 
-export async function settleIn(s: Services, tx: Tx, batch: Item[], committed: Map<string, CachedHead>): Promise<Outcome[]> {
+export async function settleIn(s: Services, tx: Tx, batch: Item[], committed: Map<string, CachedHead>, followUps: FollowUpWriter): Promise<Outcome[]> {
   // 1. Claim: per-call holds are marked settled (returning what they held); leases shrink by
   //    what their calls used, min(cost, worst case) each.
   const claim = claimParams(batch);
   const claimed = new Map<string, { amount: bigint; held: boolean }>();
   const leasesHeld = new Set<string>();
   if (claim.calls > 0 || claim.leases > 0) {
-    const r = await tx.executeQuery<{ id: string; amount_micros: bigint | null; held: boolean; lease: boolean }>(CompiledQuery.raw(CLAIM, claim.params));
+    const r = await claimHolds(tx, claim.params);
     for (const row of r.rows) {
       if (row.lease) leasesHeld.add(row.id);
       else claimed.set(row.id, { amount: row.amount_micros ?? 0n, held: row.held });
@@ -120,14 +118,9 @@ export async function settleIn(s: Services, tx: Tx, batch: Item[], committed: Ma
   for (let i = 0; i < batch.length; i++) {
     const it = batch[i];
     if (it.input.reservation.admitted || claimed.has(it.input.reservation.id)) continue;
-    const prior = await tx
-      .selectFrom('reservations')
-      .select('status')
-      .where('id', '=', it.input.reservation.id)
-      .where('tenant_id', '=', it.input.tenantId)
-      .executeTakeFirst();
+    const prior = await reservationStatus(tx, it.input.tenantId, it.input.reservation.id);
     outcomes[i] =
-      prior?.status === 'settled'
+      prior === 'settled'
         ? { ok: await previousSettlement(tx, it.input), planned: null }
         : { err: appError('not_found', `No reservation for call ${it.input.callId}`) };
   }
@@ -135,7 +128,7 @@ export async function settleIn(s: Services, tx: Tx, batch: Item[], committed: Ma
   // 2. The chain heads of the batch's tenants, locked in tenant order.
   const tenantIds = [...new Set(batch.filter((_, i) => outcomes[i] === null).map((it) => it.input.tenantId))].sort();
   if (tenantIds.length === 0) return outcomes as Outcome[];
-  const heads = await tx.executeQuery<Head>(CompiledQuery.raw(HEADS, [tenantIds]));
+  const heads = await lockHeads(tx, tenantIds);
   const headOf = new Map(heads.rows.map((h) => [h.tenant_id, { ...h, disarm: false }]));
 
   // 3. Per item, in arrival order (which is chain order within a tenant): release, debit, seal.
@@ -199,7 +192,7 @@ export async function settleIn(s: Services, tx: Tx, batch: Item[], committed: Ma
       w[4].push(h.last_seal_hash);
       w[5].push(h.auto_topup_armed);
     }
-    await tx.executeQuery(CompiledQuery.raw(WRITE, [...w, batch[0].at, ...rowParams(planned)]));
+    await writeBatch(tx, [...w, batch[0].at, ...rowParams(planned)]);
   }
   for (const h of headOf.values()) {
     if (!h.disarm) continue;
@@ -207,9 +200,14 @@ export async function settleIn(s: Services, tx: Tx, batch: Item[], committed: Ma
     await s.jobs.chargeAutoTopup(tx, job);
   }
   for (const h of headOf.values()) committed.set(h.tenant_id, { seq: h.ledger_seq, seal: h.last_seal_hash, balance: h.balance_micros });
-  // 5. Callers' extra work, in the same transaction (CONVENTIONS 8).
-  for (const p of planned) {
-    if (p.item.input.extra) await p.item.input.extra(tx, { costMicros: p.item.cost, savings: p.item.sv });
+  // 5. The plans' follow-ups (other domains' work, as data) through the one writer, in the same
+  //    transaction (CONVENTIONS 8); then tests' `extra`.
+  for (let i = 0; i < batch.length; i++) {
+    const it = batch[i];
+    const o = outcomes[i];
+    if (!o || !('planned' in o) || o.planned === null) continue;
+    if (it.input.followUps?.length) o.ok.followedUp = await followUps(s, tx, it.input.followUps, it.at);
+    if (it.extra) await it.extra(tx);
   }
   return outcomes as Outcome[];
 }

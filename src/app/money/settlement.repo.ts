@@ -2,7 +2,8 @@
 // the one statement that writes every row of a batch (locking path: WRITE; fast path: FAST), and
 // the read of a settlement a call already has. Statements are named (prepared once per
 // connection) and take a batch as arrays and one JSON document, so their plan never changes.
-import type { Tx } from '../../store/db.ts';
+import { CompiledQuery } from 'kysely';
+import type { Db, Tx } from '../../store/db.ts';
 import { namedStatement } from '../../store/db.ts';
 import { jsonForPg } from '../../store/pg-text.ts';
 import { isProviderKey, type ProviderKey } from '../../core/providers.ts';
@@ -10,14 +11,16 @@ import type { PricedModel, Savings } from '../../core/pricing/index.ts';
 import { jsonWithBigints, monthStartUtc } from '../../core/money.ts';
 import { CUSTOMER_LABELS } from '../../core/ledger/payload.ts';
 import type { WalletHead } from './ledger.ts';
-import { callLogValues, type SettledCall, type SettledSavings, type SettlementInput } from './wallet.ts';
+import { callLogValues, type SettledCall, type SettledSavings, type SettlementPlan } from './settlement-plan.ts';
 
 export interface Item {
-  input: SettlementInput;
+  input: SettlementPlan;
   model: PricedModel;
   sv: Savings;
   cost: bigint;
   at: Date;
+  /** SettleOptions.extra (tests): run last in the transaction. */
+  extra?: (tx: Tx) => Promise<void>;
   resolve: (r: SettledCall) => void;
   reject: (e: unknown) => void;
 }
@@ -197,6 +200,16 @@ const j = (x: string | bigint | number | boolean | null | undefined): string =>
  * The rows' parameters, in rowsSql's order: the settled calls (one JSON array of objects), the
  * monthly spend (4 arrays), the events (one JSON array of objects).
  */
+/** The fast path's one autocommit statement; `ok` false (nothing written) when a head moved. */
+export const runFast = (db: Db, params: unknown[]) => db.executeQuery<{ ok: boolean; leases: string[] }>(CompiledQuery.raw(FAST, params));
+/** Marks the batch's holds settled and shrinks its leases, returning what each held. */
+export const claimHolds = (tx: Tx, params: unknown[]) =>
+  tx.executeQuery<{ id: string; amount_micros: bigint | null; held: boolean; lease: boolean }>(CompiledQuery.raw(CLAIM, params));
+/** The chain heads of these tenants, locked in tenant order. */
+export const lockHeads = (tx: Tx, tenantIds: string[]) => tx.executeQuery<Head>(CompiledQuery.raw(HEADS, [tenantIds]));
+/** Every row of a batch in one statement (locking path). */
+export const writeBatch = (tx: Tx, params: unknown[]) => tx.executeQuery(CompiledQuery.raw(WRITE, params));
+
 export function rowParams(planned: Planned[]): unknown[] {
   const calls: string[] = [];
   const spend = new Map<string, { project: string; month: string; tenant: string; micros: bigint }>();
@@ -229,7 +242,7 @@ export function rowParams(planned: Planned[]): unknown[] {
     const sp = spend.get(k);
     if (sp) sp.micros += p.debit;
     else spend.set(k, { project: input.projectId, month, tenant: input.tenantId, micros: p.debit });
-    for (const e of input.events?.({ costMicros: p.item.cost, savings: p.item.sv }) ?? []) {
+    if (input.events) for (const e of input.events) {
       events.push(
         `{"tenant_id":${j(e.frame.tenantId)},"project_id":${j(e.frame.projectId)},"frame":${JSON.stringify(e.frame)},` +
           `"tenant_wide":${j(e.tenantWide)},"created_at":${j(p.createdAt)}}`,
@@ -266,8 +279,14 @@ export function settledOf(it: Item, p: Planned): SettledCall {
   };
 }
 
+/** The status of a per-call hold the claim did not take (settled already, or unknown). */
+export async function reservationStatus(tx: Tx, tenantId: string, reservationId: string): Promise<string | undefined> {
+  const r = await tx.selectFrom('reservations').select('status').where('id', '=', reservationId).where('tenant_id', '=', tenantId).executeTakeFirst();
+  return r?.status;
+}
+
 /** The settlement a call already has (its AI_USAGE entry), reported as a duplicate. */
-export async function previousSettlement(tx: Tx, input: SettlementInput): Promise<SettledCall> {
+export async function previousSettlement(tx: Tx, input: SettlementPlan): Promise<SettledCall> {
   const row = await tx
     .selectFrom('ledger_entries as l')
     .innerJoin('call_logs as c', 'c.id', 'l.call_id')

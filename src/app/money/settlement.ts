@@ -11,7 +11,7 @@
 //   (in Node)  per tenant, in arrival order: release, debit (capped), balance, seq, HMAC seal
 //   write      one statement: wallets, ledger_entries, call_logs, learning_outbox, project_spend,
 //              event_outbox, from one JSON array of the batch's calls (jsonb_to_recordset)
-//   (rare)     auto-top-up jobs, callers' `extra` callbacks
+//   (rare)     auto-top-up jobs, the plans' follow-ups (through the one writer the settler was built with)
 //   COMMIT
 //
 // Lock order is the one of wallet.ts: reservation rows, then wallets (in tenant order). A tenant is
@@ -23,9 +23,11 @@
 // Files: this one queues and batches and picks the path; settlement-batch.ts plans and writes a batch
 // (the fast path's one statement, the locking path's transaction); settlement.repo.ts holds the SQL.
 import { performance } from 'node:perf_hooks';
-import type { Services } from '../shared/services.ts';
+import type { Services } from '../shared/index.ts';
+import type { Tx } from '../../store/db.ts';
 import { findModel, savings as computeSavings } from '../../core/pricing/index.ts';
-import type { SettledCall, SettlementInput } from './wallet.ts';
+import type { FollowUpWriter } from '../shared/index.ts';
+import type { PricedCall, SettledCall, SettlementPlan } from './settlement-plan.ts';
 import { settleFast, settleIn, type CachedHead, type Outcome } from './settlement-batch.ts';
 import { previousSettlement, type Item } from './settlement.repo.ts';
 
@@ -39,6 +41,25 @@ export const FAST_PAUSE_MS = 1_000;
 /** sb_settle_check (migration 007): a wallet no longer had the expected head. */
 const HEAD_MOVED = 'SB001';
 
+/**
+ * The price of a planned settlement at the delivered model (D7: the baseline is the benchmark's
+ * reference model for the delivered model's class). The call path prices a call with it once, for
+ * its `llm.call` event, and hands the result on in the plan (`priced`).
+ */
+export function priceSettlement(plan: Pick<SettlementPlan, 'model' | 'benchmarkProvider' | 'usage'>): PricedCall {
+  const model = findModel(plan.model);
+  if (!model) throw new RangeError(`settleCall: model ${plan.model} is not in the price book`);
+  return { model, sv: computeSavings({ actualModel: model, benchmarkProvider: plan.benchmarkProvider, modelClass: model.modelClass, usage: plan.usage }) };
+}
+
+export interface SettleOptions {
+  /**
+   * Runs inside the settlement's transaction, last: tests use it to hold a transaction open or to
+   * make one fail. The call path never passes it (its in-transaction work is the plan's follow-ups).
+   */
+  extra?: (tx: Tx) => Promise<void>;
+}
+
 export class Settler {
   private queue: Item[] = [];
   /** Batches settled by the fast path, by the locking path, and fast attempts that fell back. */
@@ -51,18 +72,27 @@ export class Settler {
   private running = 0;
   private idle: Array<() => void> = [];
 
-  constructor(private readonly s: Services) {}
+  /** `followUps` writes the plans' follow-ups in their settlement's transaction (calls/follow-ups.ts). */
+  constructor(
+    private readonly s: Services,
+    readonly followUps: FollowUpWriter,
+  ) {}
 
   /** Settle one call (see the module header); resolves after its transaction committed. */
-  settle(input: SettlementInput): Promise<SettledCall> {
+  settle(input: SettlementPlan, opts?: SettleOptions): Promise<SettledCall> {
     if (input.reservation.id !== input.callId) return Promise.reject(new RangeError('settleCall: the reservation belongs to another call id'));
     if (input.reservation.tenantId !== input.tenantId) return Promise.reject(new RangeError('settleCall: the reservation belongs to another tenant'));
-    const model = findModel(input.model);
-    if (!model) return Promise.reject(new RangeError(`settleCall: model ${input.model} is not in the price book`));
-    // D7: the baseline is the benchmark's reference model for the delivered model's class.
-    const sv = computeSavings({ actualModel: model, benchmarkProvider: input.benchmarkProvider, modelClass: model.modelClass, usage: input.usage });
+    let priced = input.priced;
+    if (!priced) {
+      try {
+        priced = priceSettlement(input);
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    }
+    const { model, sv } = priced;
     return new Promise<SettledCall>((resolve, reject) => {
-      this.queue.push({ input, model, sv, cost: sv.actualCostMicros, at: this.s.clock.now(), resolve, reject });
+      this.queue.push({ input, model, sv, cost: sv.actualCostMicros, at: this.s.clock.now(), extra: opts?.extra, resolve, reject });
       this.pump();
     });
   }
@@ -146,7 +176,7 @@ export class Settler {
     const inTx = async (items: Item[]) => {
       const heads = new Map<string, CachedHead>();
       try {
-        const out = await this.s.db.transaction().execute((tx) => settleIn(this.s, tx, items, heads));
+        const out = await this.s.db.transaction().execute((tx) => settleIn(this.s, tx, items, heads, this.followUps));
         for (const [t, h] of heads) this.heads.set(t, h);
         return out;
       } catch (e) {
@@ -171,12 +201,12 @@ export class Settler {
     }
   }
 
-  /** Every tenant's head is known and no settlement needs the transaction for `extra` work. */
+  /** Every tenant's head is known and no settlement needs the transaction for follow-ups or `extra`. */
   private fastEligible(batch: Item[]): boolean {
     const now = performance.now();
     for (const it of batch) {
       const t = it.input.tenantId;
-      if (it.input.extra || !this.heads.has(t)) return false;
+      if (it.extra || it.input.followUps?.length || !this.heads.has(t)) return false;
       const until = this.slowUntil.get(t);
       if (until !== undefined) {
         if (now < until) return false;

@@ -3,8 +3,8 @@
 // released and marked swept, with the time and the reason, for the analytics Audit tab. A
 // settlement that arrives after its hold was swept still debits (wallet.ts), so the sweeper can
 // never cause a free call, only end a hold early.
-import { sql } from 'kysely';
-import type { Services } from '../shared/services.ts';
+import { sweepOldReservations, tryTakeSweepLock } from './sweeper.repo.ts';
+import type { Services } from '../shared/index.ts';
 
 export const SWEEP_QUEUE = 'reservation-sweep';
 /** Reservations handled per transaction, so one sweep never holds many wallet locks for long. */
@@ -36,27 +36,10 @@ export async function sweepReservations(s: Services, opts: { olderThanMs?: numbe
   for (;;) {
     const batch = await s.db.transaction().execute(async (tx) => {
       // One sweeper at a time: two would lock several wallets each, in no common order.
-      const lock = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(hashtextextended('reservation-sweep', 0)) as ok`.execute(tx);
-      if (!lock.rows[0]?.ok) return null;
+      if (!(await tryTakeSweepLock(tx))) return null;
       // Reservation rows first (skipping any a settlement is holding), then their wallets: the
       // same lock order as settlement and release.
-      const r = await sql<{ tenant_id: string; amount: bigint; n: bigint }>`
-        with claimed as (
-          select id from reservations
-           where status = 'reserved' and created_at < ${cutoff}
-           order by created_at limit ${BATCH}
-           for update skip locked),
-        swept as (
-          update reservations r
-             set status = 'swept', released_at = ${at}, swept_at = ${at}, sweep_reason = ${reason}
-            from claimed where r.id = claimed.id
-          returning r.tenant_id, r.amount_micros),
-        per_tenant as (
-          select tenant_id, sum(amount_micros)::bigint as amount, count(*)::bigint as n from swept group by tenant_id)
-        update wallets w set reserved_micros = w.reserved_micros - p.amount, updated_at = ${at}
-          from per_tenant p where w.tenant_id = p.tenant_id
-        returning w.tenant_id, p.amount, p.n`.execute(tx);
-      return r.rows;
+      return sweepOldReservations(tx, { cutoff, at, reason, limit: BATCH });
     });
     if (batch === null) return { ...total, ran: total.swept > 0 };
     let n = 0;

@@ -4,17 +4,17 @@
 // then fail), the webhook event id is unique, and the ledger entry id is unique per top-up.
 // Auto-top-up charges the saved payment method from a pg-boss job, never in a request.
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
-import type { Services } from '../shared/services.ts';
+import type { Services } from '../shared/index.ts';
 import type { PaymentProcessorName, TopupStatus } from '../../store/schema.ts';
 import { appError } from '../../core/errors.ts';
 import { TOPUP_MAX_MICROS, TOPUP_MIN_MICROS, isWholeCents } from '../../core/money.ts';
 import { appendLedgerEntry } from './ledger.ts';
-import { emitWalletTopup } from '../projects/stages.ts';
-import { kickOutbox } from '../events/events.ts';
-import { checkWalletThresholds } from '../events/notifications.ts';
+import { emitWalletTopup } from '../projects/index.ts';
+import { kickOutbox } from '../events/index.ts';
+import { checkWalletThresholds } from '../events/index.ts';
 import type { ProcessorEvent } from '../../infra/payments/processor.ts';
 import { recordProcessorRefund } from './refunds.ts';
+import * as repo from './topups.repo.ts';
 
 export const AUTO_TOPUP_QUEUE = 'wallet-auto-topup';
 /** A checkout not paid within a day cannot be confirmed any more (Stripe's sessions expire the same way). */
@@ -54,25 +54,16 @@ export function checkTopupAmount(amountMicros: bigint, field = 'amountMicros'): 
 export async function startTopup(s: Services, input: { tenantId: string; userId: string | null; amountMicros: bigint }) {
   checkTopupAmount(input.amountMicros);
   const topupId = randomUUID();
-  await s.db
-    .insertInto('topups')
-    .values({
-      id: topupId,
-      tenant_id: input.tenantId,
-      kind: 'checkout',
-      amount_micros: input.amountMicros,
-      processor: s.payments.name,
-      processor_ref: null,
-      created_by: input.userId,
-      created_at: s.clock.now(),
-    })
-    .execute();
-  const saved = await s.db
-    .selectFrom('payment_methods')
-    .select('customer_ref')
-    .where('tenant_id', '=', input.tenantId)
-    .where('processor', '=', s.payments.name)
-    .executeTakeFirst();
+  await repo.insertTopup(s.db, {
+    id: topupId,
+    tenantId: input.tenantId,
+    kind: 'checkout',
+    amountMicros: input.amountMicros,
+    processor: s.payments.name,
+    createdBy: input.userId,
+    at: s.clock.now(),
+  });
+  const saved = await repo.savedCustomerRef(s.db, input.tenantId, s.payments.name);
   let session;
   try {
     session = await s.payments.createCheckout({
@@ -84,10 +75,10 @@ export async function startTopup(s: Services, input: { tenantId: string; userId:
     });
   } catch (e) {
     s.log.error(e, 'checkout could not be created');
-    await s.db.updateTable('topups').set({ status: 'failed', failure_reason: 'checkout could not be created' }).where('id', '=', topupId).execute();
+    await repo.markTopupFailedById(s.db, topupId, 'checkout could not be created');
     throw appError('payment_processor_failed');
   }
-  await s.db.updateTable('topups').set({ processor_ref: session.processorRef }).where('id', '=', topupId).execute();
+  await repo.setTopupProcessorRef(s.db, topupId, session.processorRef);
   return { topupId, checkoutId: session.processorRef, checkoutUrl: session.checkoutUrl, amountMicros: input.amountMicros };
 }
 
@@ -104,24 +95,12 @@ export async function creditTopup(
   const at = s.clock.now();
   return s.db.transaction().execute(async (tx) => {
     if (opts.event) {
-      const fresh = await tx
-        .insertInto('processor_events')
-        .values({ processor: opts.event.processor, event_id: opts.event.eventId, event_type: opts.event.eventType, received_at: at })
-        .onConflict((oc) => oc.doNothing())
-        .returning('event_id')
-        .executeTakeFirst();
+      const fresh = await repo.recordProcessorEvent(tx, { ...opts.event, at });
       if (!fresh) return { credited: false, topupId: null, status: null, balanceAfterMicros: null };
     }
-    let q = tx
-      .updateTable('topups')
-      .set({ status: 'credited', credited_at: at, ...(opts.paymentRef ? { payment_ref: opts.paymentRef } : {}) })
-      .where('status', '=', 'checkout_started');
-    q = 'topupId' in ref ? q.where('id', '=', ref.topupId) : q.where('processor', '=', ref.processor).where('processor_ref', '=', ref.processorRef);
-    const t = await q.returning(['id', 'tenant_id', 'amount_micros', 'kind', 'processor', 'processor_ref']).executeTakeFirst();
+    const t = await repo.markTopupCredited(tx, ref, at, opts.paymentRef);
     if (!t) {
-      let w = tx.selectFrom('topups').select(['id', 'status']);
-      w = 'topupId' in ref ? w.where('id', '=', ref.topupId) : w.where('processor', '=', ref.processor).where('processor_ref', '=', ref.processorRef);
-      const prior = await w.executeTakeFirst();
+      const prior = await repo.topupStatusByRef(tx, ref);
       return { credited: false, topupId: prior?.id ?? null, status: prior?.status ?? null, balanceAfterMicros: null };
     }
     const entry = await appendLedgerEntry(tx, s.secrets.ledger, {
@@ -133,27 +112,18 @@ export async function creditTopup(
       at,
     });
     const description = t.kind === 'auto' ? 'Switchboard wallet auto top-up' : 'Switchboard wallet top-up';
-    await sql`
-      with u as (update topups set ledger_entry_id = ${entry.id} where id = ${t.id})
-      insert into invoices (tenant_id, topup_id, number, amount_micros, billed_to, description, payment_ref, issued_at)
-      select ${t.tenant_id}, ${t.id}, 'INV-' || lpad(nextval('invoice_number_seq')::text, 6, '0'), ${t.amount_micros}::bigint,
-             tenants.name, ${description}, ${t.processor_ref}, ${at}
-        from tenants where tenants.id = ${t.tenant_id}`.execute(tx);
+    await repo.linkEntryAndIssueInvoice(tx, {
+      topupId: t.id,
+      tenantId: t.tenant_id,
+      ledgerEntryId: entry.id,
+      amountMicros: t.amount_micros,
+      description,
+      paymentRef: t.processor_ref,
+      at,
+    });
     if (opts.saveMethod) {
       const m = opts.saveMethod;
-      await tx
-        .insertInto('payment_methods')
-        .values({ tenant_id: t.tenant_id, processor: m.processor, customer_ref: m.customerRef, method_ref: m.methodRef, label: m.label, created_at: at, updated_at: at })
-        .onConflict((oc) =>
-          oc.column('tenant_id').doUpdateSet((eb) => ({
-            processor: eb.ref('excluded.processor'),
-            customer_ref: eb.ref('excluded.customer_ref'),
-            method_ref: eb.ref('excluded.method_ref'),
-            label: eb.ref('excluded.label'),
-            updated_at: eb.ref('excluded.updated_at'),
-          })),
-        )
-        .execute();
+      await repo.upsertPaymentMethod(tx, { tenantId: t.tenant_id, processor: m.processor, customerRef: m.customerRef, methodRef: m.methodRef, label: m.label, at });
     }
     // wallet.topup on every project stream, and projects paused for an empty wallet resume (D10, D4).
     await emitWalletTopup(s, tx, { tenantId: t.tenant_id, ledgerEntryId: entry.id, amountMicros: t.amount_micros, balanceAfterMicros: entry.balanceAfterMicros, at });
@@ -170,9 +140,7 @@ export async function creditTopup(
 
 /** Payment failed: the top-up ends without a credit (only from checkout_started). */
 export async function failTopup(s: Services, ref: TopupRef, reason: string): Promise<void> {
-  let q = s.db.updateTable('topups').set({ status: 'failed', failure_reason: reason.slice(0, 500) }).where('status', '=', 'checkout_started');
-  q = 'topupId' in ref ? q.where('id', '=', ref.topupId) : q.where('processor', '=', ref.processor).where('processor_ref', '=', ref.processorRef);
-  await q.execute();
+  await repo.markCheckoutFailed(s.db, ref, reason.slice(0, 500));
 }
 
 /** A verified processor webhook (Stripe): drive the top-up state machine. */
@@ -211,13 +179,7 @@ export async function handleProcessorEvent(s: Services, ev: ProcessorEvent): Pro
 
 /** The sandbox checkout page's data; null when there is no such sandbox checkout. */
 export async function getSandboxCheckout(s: Services, checkoutId: string) {
-  const row = await s.db
-    .selectFrom('topups as t')
-    .innerJoin('tenants as n', 'n.id', 't.tenant_id')
-    .select(['t.id', 't.amount_micros', 't.status', 't.created_at', 'n.name as tenant_name'])
-    .where('t.processor', '=', 'sandbox')
-    .where('t.processor_ref', '=', checkoutId)
-    .executeTakeFirst();
+  const row = await repo.sandboxCheckoutRow(s.db, checkoutId);
   if (!row) return null;
   const expired = row.status === 'checkout_started' && s.clock.now().getTime() - row.created_at.getTime() > CHECKOUT_TTL_MS;
   return { topupId: row.id, amountMicros: row.amount_micros, status: row.status, tenantName: row.tenant_name, expired };
@@ -243,34 +205,28 @@ export async function confirmSandboxCheckout(s: Services, checkoutId: string, sa
  * until a credit brings the balance back above the threshold or the rule is saved again.
  */
 export async function runAutoTopup(s: Services, job: AutoTopupJob): Promise<'credited' | 'pending' | 'failed' | 'skipped'> {
-  const w = await s.db
-    .selectFrom('wallets as w')
-    .leftJoin('payment_methods as m', 'm.tenant_id', 'w.tenant_id')
-    .select(['w.auto_topup_amount_micros', 'm.processor', 'm.customer_ref', 'm.method_ref'])
-    .where('w.tenant_id', '=', job.tenantId)
-    .executeTakeFirst();
+  const w = await repo.autoTopupRule(s.db, job.tenantId);
   if (!w || w.auto_topup_amount_micros === null) {
     s.log.info({ tenantId: job.tenantId }, 'auto-top-up skipped: the rule was removed');
     return 'skipped';
   }
   const at = s.clock.now();
   const usable = w.processor === s.payments.name;
-  await s.db
-    .insertInto('topups')
-    .values({
+  await repo.insertTopup(
+    s.db,
+    {
       id: job.topupId,
-      tenant_id: job.tenantId,
+      tenantId: job.tenantId,
       kind: 'auto',
-      amount_micros: w.auto_topup_amount_micros,
+      amountMicros: w.auto_topup_amount_micros,
       processor: s.payments.name,
-      processor_ref: null,
       status: usable ? 'checkout_started' : 'failed',
-      failure_reason: usable ? null : 'no saved payment method for this processor',
-      created_at: at,
-    })
-    .onConflict((oc) => oc.column('id').doNothing())
-    .execute();
-  const t = await s.db.selectFrom('topups').select(['status', 'amount_micros']).where('id', '=', job.topupId).executeTakeFirstOrThrow();
+      failureReason: usable ? null : 'no saved payment method for this processor',
+      at,
+    },
+    { ignoreExisting: true },
+  );
+  const t = await repo.topupStatusAndAmount(s.db, job.topupId);
   if (t.status === 'credited') return 'credited';
   if (t.status === 'failed') {
     s.log.warn({ tenantId: job.tenantId, topupId: job.topupId }, 'auto-top-up failed: no saved payment method');
@@ -283,7 +239,7 @@ export async function runAutoTopup(s: Services, job: AutoTopupJob): Promise<'cre
     method: { customerRef: w.customer_ref ?? null, methodRef: w.method_ref ?? null },
   });
   if (res.processorRef) {
-    await s.db.updateTable('topups').set({ processor_ref: res.processorRef }).where('id', '=', job.topupId).where('processor_ref', 'is', null).execute();
+    await repo.setTopupProcessorRef(s.db, job.topupId, res.processorRef, { onlyIfUnset: true });
   }
   switch (res.status) {
     case 'succeeded':

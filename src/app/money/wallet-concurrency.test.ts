@@ -97,7 +97,7 @@ test("two tenants' settlements do not serialise: B settles while A's settlement 
   const holding = new Promise<void>((resolve) => (inside = resolve));
   let aDone = false;
   // A's settlement waits inside its transaction, after its debit: it holds A's wallet row lock.
-  const aSettle = settleCall(s(), settlement(a, ra, { extra: async () => { inside(); await gate; } })).then((r) => {
+  const aSettle = settleCall(s(), settlement(a, ra), { extra: async () => { inside(); await gate; } }).then((r) => {
     aDone = true;
     return r;
   });

@@ -1,11 +1,11 @@
 // The wallet as the tenant sees it (spec §2 Wallet, §4 GET /api/tenant/wallet) and its
 // auto-top-up rule. Amounts are bigint here and decimal strings at the edge (D1).
-import { sql } from 'kysely';
-import type { Services } from '../shared/services.ts';
+import type { Services } from '../shared/index.ts';
 import { appError } from '../../core/errors.ts';
 import { TOPUP_MAX_MICROS, formatUsd2 } from '../../core/money.ts';
 import { checkTopupAmount } from './topups.ts';
 import { ledgerSums } from './ledger-rollups.repo.ts';
+import { savedMethodFor, setAutoTopupRule, walletWithPaymentMethod } from './wallet-view.repo.ts';
 
 export interface WalletView {
   balanceMicros: bigint;
@@ -25,24 +25,11 @@ export interface WalletView {
 
 export async function getWalletView(s: Services, tenantId: string): Promise<WalletView> {
   const now = s.clock.now();
-  const r = await sql<{
-    balance_micros: bigint;
-    reserved_micros: bigint;
-    auto_topup_threshold_micros: bigint | null;
-    auto_topup_amount_micros: bigint | null;
-    pm_processor: string | null;
-    pm_label: string | null;
-  }>`
-    select w.balance_micros, w.reserved_micros, w.auto_topup_threshold_micros, w.auto_topup_amount_micros,
-           m.processor as pm_processor, m.label as pm_label
-      from wallets w
-      left join payment_methods m on m.tenant_id = w.tenant_id
-     where w.tenant_id = ${tenantId}`.execute(s.db);
+  const row = await walletWithPaymentMethod(s.db, tenantId);
   // Debits in (now − 24 h, now], (now − 7 d, now] and (now − 30 d, now], through the hourly rollups.
   const to = new Date(now.getTime() + 1);
   const since = (ms: number) => new Date(now.getTime() - ms + 1);
   const [h24, d7, d30] = await Promise.all([since(86_400_000), since(7 * 86_400_000), since(30 * 86_400_000)].map((from) => ledgerSums(s.db, tenantId, from, to)));
-  const row = r.rows[0];
   if (!row) throw appError('not_found', 'The tenant has no wallet');
   const w = { ...row, h24: h24![0]!.burn, d7: d7![0]!.burn, d30: d30![0]!.burn };
   // Runway in tenths of a day, in integers: balance × 7 × 10 ÷ 7-day burn. A count of days is not
@@ -74,26 +61,13 @@ export async function setAutoTopup(s: Services, tenantId: string, rule: { thresh
   if (rule.thresholdMicros < 0n || rule.thresholdMicros > TOPUP_MAX_MICROS) {
     throw appError('validation', `thresholdMicros must be between 0 and ${TOPUP_MAX_MICROS}`, { field: 'thresholdMicros' });
   }
-  const pm = await s.db
-    .selectFrom('payment_methods')
-    .select('processor')
-    .where('tenant_id', '=', tenantId)
-    .where('processor', '=', s.payments.name)
-    .executeTakeFirst();
+  const pm = await savedMethodFor(s.db, tenantId, s.payments.name);
   if (!pm) throw appError('conflict', 'No saved payment method: complete a top-up first, auto-top-up charges the card used there');
-  await s.db
-    .updateTable('wallets')
-    .set({ auto_topup_threshold_micros: rule.thresholdMicros, auto_topup_amount_micros: rule.amountMicros, auto_topup_armed: true, updated_at: s.clock.now() })
-    .where('tenant_id', '=', tenantId)
-    .execute();
+  await setAutoTopupRule(s.db, tenantId, rule, s.clock.now());
   return getWalletView(s, tenantId);
 }
 
 export async function clearAutoTopup(s: Services, tenantId: string): Promise<WalletView> {
-  await s.db
-    .updateTable('wallets')
-    .set({ auto_topup_threshold_micros: null, auto_topup_amount_micros: null, auto_topup_armed: true, updated_at: s.clock.now() })
-    .where('tenant_id', '=', tenantId)
-    .execute();
+  await setAutoTopupRule(s.db, tenantId, { thresholdMicros: null, amountMicros: null }, s.clock.now());
   return getWalletView(s, tenantId);
 }

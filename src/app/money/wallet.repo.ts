@@ -5,7 +5,8 @@ import { sql } from 'kysely';
 import type { Db, Executor, Tx } from '../../store/db.ts';
 import { jsonForPg, textForPg } from '../../store/pg-text.ts';
 import { jsonWithBigints, monthStartUtc } from '../../core/money.ts';
-import type { FailedCallInput, ReserveInput, callLogValues } from './wallet.ts';
+import type { ReserveInput } from './wallet.ts';
+import type { FailedCallInput, callLogValues } from './settlement-plan.ts';
 
 /** sb_reserve's answer: 'ok', or why the hold was refused (wallet.ts holdRefused). */
 export async function reserveRow(db: Db, input: ReserveInput, at: Date): Promise<string | undefined> {
@@ -70,4 +71,15 @@ export function callContextRow(db: Db, ids: { tenantId: string; projectId: strin
     .where('p.tenant_id', '=', ids.tenantId)
     .where('p.deleted_at', 'is', null)
     .executeTakeFirst();
+}
+
+/** The wallet's balance and holds, for the refusal's explanation (calls/affordability.ts). */
+export function walletBalance(db: Db, tenantId: string) {
+  return db.selectFrom('wallets').select(['balance_micros', 'reserved_micros']).where('tenant_id', '=', tenantId).executeTakeFirst();
+}
+
+/** What a project spent in a month (`month`: its first day), 0 without a row. */
+export async function monthSpentMicros(db: Db, projectId: string, month: Date): Promise<bigint> {
+  const row = await db.selectFrom('project_spend').select('spent_micros').where('project_id', '=', projectId).where('month', '=', month).executeTakeFirst();
+  return row?.spent_micros ?? 0n;
 }

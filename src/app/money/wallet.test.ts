@@ -235,13 +235,14 @@ describe('settleCall', () => {
     await assert.rejects(
       settleCall(
         s(),
-        settlement(t, r, {
+        settlement(t, r),
+        {
           extra: async (tx) => {
             // Inside the same transaction: the call-log row is visible here.
             sawOwnWrites = !!(await tx.selectFrom('call_logs').select('id').where('id', '=', r.id).executeTakeFirst());
             throw new Error('event outbox unavailable');
           },
-        }),
+        },
       ),
       /event outbox unavailable/,
     );

@@ -9,20 +9,28 @@
 // reservation row under the wallet lock; release, sweep and settlement claim the reservation and
 // then touch the wallet. One order means no deadlock between any two of them, and different
 // tenants never share a lock.
-import { mapPerServices, type Services } from '../shared/services.ts';
-import type { Tx } from '../../store/db.ts';
-import { textForPg } from '../../store/pg-text.ts';
+import { mapPerServices, type Services } from '../shared/index.ts';
 import { appError } from '../../core/errors.ts';
 import { isProviderKey, type ProviderKey } from '../../core/providers.ts';
-import type { ModelClass } from '../../core/model-class.ts';
-import type { ClientShape, Usage } from '../../core/canonical/types.ts';
-import type { Layer1Decision } from '../../core/routing/layer1.ts';
-import type { Savings } from '../../core/pricing/index.ts';
-import type { EventFrame } from '../../infra/bus/bus.ts';
 import type { Admitted } from './admission.ts';
 import { callContextRow, insertFailedCallLog, recordQaScores, releaseIn, reserveRow } from './wallet.repo.ts';
-// The wallet's statements live in wallet.repo.ts; these two are part of the wallet's surface.
-export { recordQaScores, releaseIn } from './wallet.repo.ts';
+import { callLogValues, type FailedCallInput, type SettledCall, type SettlementPlan } from './settlement-plan.ts';
+import type { SettleOptions } from './settlement.ts';
+// The wallet's statements live in wallet.repo.ts; these are part of the wallet's surface.
+export { monthSpentMicros, recordQaScores, releaseIn, walletBalance } from './wallet.repo.ts';
+// The settlement plan and its answer (settlement-plan.ts), part of the wallet's surface.
+export {
+  PROMPT_EXCERPT_CHARS,
+  callLogValues,
+  type CallRecordBase,
+  type FailedCallInput,
+  type PricedCall,
+  type RoutingRecord,
+  type SettledCall,
+  type SettledSavings,
+  type SettlementInput,
+  type SettlementPlan,
+} from './settlement-plan.ts';
 
 /** A worst-case hold on the wallet for one call attempt; its id is the attempt's call id. */
 export interface Reservation {
@@ -44,110 +52,6 @@ export interface ReserveInput {
   amountMicros: bigint;
 }
 
-/** What Layer 1 decided and why (D12), recorded on the call-log row. */
-export type RoutingRecord = Pick<Layer1Decision, 'taskFamily' | 'complexity' | 'tableVersion' | 'features' | 'appliedRules'>;
-
-interface CallRecordBase {
-  tenantId: string;
-  projectId: string;
-  callId: string;
-  /** The service key that made the call; null for surfaces without one (copy-paste, advisory). */
-  keyId: string | null;
-  /** Surface the call came through, e.g. 'proxy:chat', 'proxy:messages', 'proxy:generate', 'mcp'. */
-  channel: string;
-  /** The wire shape the client spoke, when it spoke one. */
-  clientShape: ClientShape | null;
-  stream: boolean;
-  /** x-service-conversation-id, when given. */
-  conversationId?: string | null;
-  routing: RoutingRecord | null;
-  /** Wall time from request received to response finished, ms. */
-  latencyMs: number;
-  /** Prompt text for the analytics search; only the first PROMPT_EXCERPT_CHARS are kept. */
-  promptExcerpt: string;
-  /** Quality escalation (D5): attempt 1 is the first; later attempts name the first attempt's call id. */
-  attempt?: number;
-  parentCallId?: string | null;
-  /** This attempt scored below the floor and a better one was tried. It is still debited and sealed. */
-  escalated?: boolean;
-  /** Event-outbox rows written with the settlement (one batched insert; frames built by events.buildFrame). */
-  events?: (settled: SettledFacts) => Array<{ frame: EventFrame; tenantWide: boolean }>;
-  /** Runs inside the same transaction, last (CONVENTIONS 8): rare extra work (stage moves, tests). */
-  extra?: (tx: Tx, settled: SettledFacts | null) => Promise<void>;
-}
-
-/** What a settlement computed, handed to `extra` so callers never redo the price math. */
-export interface SettledFacts {
-  costMicros: bigint;
-  savings: Savings;
-}
-
-export interface SettlementInput extends CallRecordBase {
-  reservation: Reservation;
-  /** Approved delivery path: provider + model (a price-book id) + region. */
-  provider: ProviderKey;
-  model: string;
-  region: string;
-  /** The class served (the routed class after escalation). */
-  modelClass: ModelClass;
-  usage: Usage;
-  /** The project's override or the tenant's baseline at call time (resolveBenchmark); null → savings null. */
-  benchmarkProvider: ProviderKey | null;
-  /**
-   * For the learning outbox (spec §2 LearningOutboxEvent): JSON-serialisable request and response.
-   * They are written inside the settlement transaction, while the tenant's wallet lock is held, so
-   * pass them bounded (the canonical request and response, not raw streams).
-   */
-  request: unknown;
-  response: unknown;
-  /**
-   * The call's full QA score when it is known before the settlement (D5a: judge off, non-streamed,
-   * the inline check): written with the call-log row (and its `qa_scored_at`) and the ledger entry
-   * in the settlement's own statement, so no asynchronous scoring runs for the call.
-   */
-  qa?: Record<string, unknown> | null;
-}
-
-export interface SettledSavings {
-  benchmarkProvider: ProviderKey;
-  baselineCostMicros: bigint;
-  /** Tokens saved (1 wallet token = 1 USD micro): baseline − actual; negative when dearer. */
-  tokensSavedMicros: bigint;
-  /** Null when the baseline is 0 (no ratio exists). */
-  percentSavedBps: bigint | null;
-  methodologyVersion: string;
-  pricingVersion: string;
-}
-
-export interface SettledCall {
-  callId: string;
-  ledgerEntryId: string;
-  /** Real cost of the call at the delivered model's prices. */
-  costMicros: bigint;
-  /** What the wallet was actually debited: costMicros unless the wallet could not cover it. */
-  debitedMicros: bigint;
-  /** costMicros − debitedMicros (0 in the normal case). */
-  uncollectedMicros: bigint;
-  savings: SettledSavings | null;
-  balanceAfterMicros: bigint;
-  /** True when this call had already been settled: nothing was debited again. */
-  duplicate: boolean;
-}
-
-export interface FailedCallInput extends CallRecordBase {
-  /** The hold to release; null when the call failed before reserving. */
-  reservation: Reservation | null;
-  /** The delivery path attempted, when one was chosen. */
-  provider?: ProviderKey | null;
-  model?: string | null;
-  region?: string | null;
-  modelClass?: ModelClass | null;
-  benchmarkProvider?: ProviderKey | null;
-  /** Stable error code (core/errors catalogue or the upstream's), for the audit tab. */
-  errorCode: string;
-}
-
-export const PROMPT_EXCERPT_CHARS = 500;
 const UNIQUE_VIOLATION = '23505';
 
 const pgCode = (e: unknown) => (e as { code?: string }).code;
@@ -192,21 +96,11 @@ export async function release(s: Services, reservation: Reservation): Promise<vo
   else await releaseIn(s.db, reservation.tenantId, reservation.id, s.clock.now());
 }
 
-export function callLogValues(input: CallRecordBase, at: Date) {
-  return {
-    routingFeatures: input.routing ? JSON.stringify(input.routing.features) : null,
-    routingRules: JSON.stringify(input.routing?.appliedRules ?? []),
-    // A prompt may hold NUL, which a text column cannot (store/pg-text.ts).
-    excerpt: textForPg(input.promptExcerpt.slice(0, PROMPT_EXCERPT_CHARS)),
-    attempt: input.attempt ?? 1,
-    at,
-  };
-}
-
 /**
  * Settle a completed call in ONE transaction (D8, CONVENTIONS 8): claim the reservation, debit the
  * real cost while releasing the hold, seal the AI_USAGE entry with every audit column, write the
- * call-log row, the learning-outbox row, the project's monthly spend and `events`, run `extra`, and
+ * call-log row, the learning-outbox row, the project's monthly spend and the plan's `events`, write
+ * its `followUps` through the settler's one follow-up writer, and
  * when the debit crosses the auto-top-up threshold, enqueue the charge in the same transaction.
  * Settlements that arrive together share that transaction and its commit (settlement.ts).
  *
@@ -216,8 +110,8 @@ export function callLogValues(input: CallRecordBase, at: Date) {
  * balance never goes negative and never below what other in-flight calls reserved.
  * Idempotent on the call id: settling a settled call returns the first settlement, debits nothing.
  */
-export function settleCall(s: Services, input: SettlementInput): Promise<SettledCall> {
-  return s.settler.settle(input);
+export function settleCall(s: Services, plan: SettlementPlan, opts?: SettleOptions): Promise<SettledCall> {
+  return s.settler.settle(plan, opts);
 }
 
 /**
@@ -230,7 +124,6 @@ export async function recordFailedCall(s: Services, input: FailedCallInput): Pro
   await s.db.transaction().execute(async (tx) => {
     if (input.reservation && !input.reservation.admitted) await releaseIn(tx, input.tenantId, input.reservation.id, at);
     await insertFailedCallLog(tx, input, v, at);
-    if (input.extra) await input.extra(tx, null);
   });
   // The admission budget forgets the call's worst case once its failure is on record.
   if (input.reservation?.admitted) s.admission.released(input.reservation.admitted);

@@ -1,10 +1,10 @@
 // Projects (D4): a context inside a tenant with its own budget, quality floor, benchmark override,
 // integrations and stage. Every query is scoped by tenant id.
-import { sql } from 'kysely';
 import type { Db, Executor } from '../../store/db.ts';
 import { appError } from '../../core/errors.ts';
 import type { ProviderKey } from '../../core/providers.ts';
-import { decodeCursor, toPage, type PageQuery } from '../shared/pagination.ts';
+import { decodeCursor, toPage, type PageQuery } from '../shared/index.ts';
+import { defaultProjectRow, insertProject, projectPage, projectRow, revokeProjectKeys, softDeleteProject, updateProjectRow } from './projects.repo.ts';
 
 import type { Stage } from '../../core/stage.ts';
 
@@ -37,8 +37,6 @@ type Row = {
   created_at: Date;
 };
 
-const COLS = ['id', 'name', 'is_default', 'monthly_budget_micros', 'quality_floor', 'benchmark_override', 'integrations', 'stage', 'region', 'created_at'] as const;
-
 export const toProjectView = (r: Row): ProjectView => ({
   id: r.id,
   name: r.name,
@@ -63,55 +61,34 @@ export interface ProjectInput {
 }
 
 export async function createProject(db: Executor, tenantId: string, input: ProjectInput & { name: string; isDefault?: boolean }) {
-  const row = await db
-    .insertInto('projects')
-    .values({
-      tenant_id: tenantId,
-      name: input.name,
-      is_default: input.isDefault ?? false,
-      monthly_budget_micros: input.monthlyBudgetMicros ?? null,
-      quality_floor: input.qualityFloor ?? DEFAULT_QUALITY_FLOOR,
-      benchmark_override: input.benchmarkOverride ?? null,
-      integrations: JSON.stringify(input.integrations ?? []),
-      region: input.region ?? null,
-    })
-    .returning(COLS)
-    .executeTakeFirstOrThrow();
+  const row = await insertProject(db, {
+    tenantId,
+    name: input.name,
+    isDefault: input.isDefault ?? false,
+    monthlyBudgetMicros: input.monthlyBudgetMicros ?? null,
+    qualityFloor: input.qualityFloor ?? DEFAULT_QUALITY_FLOOR,
+    benchmarkOverride: input.benchmarkOverride ?? null,
+    integrationsJson: JSON.stringify(input.integrations ?? []),
+    region: input.region ?? null,
+  });
   return toProjectView(row as Row);
 }
 
 export async function getProject(db: Executor, tenantId: string, id: string): Promise<ProjectView> {
-  const row = await db
-    .selectFrom('projects')
-    .select(COLS)
-    .where('id', '=', id)
-    .where('tenant_id', '=', tenantId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const row = await projectRow(db, tenantId, id);
   if (!row) throw appError('not_found', 'Project not found');
   return toProjectView(row as Row);
 }
 
 export async function getDefaultProjectId(db: Executor, tenantId: string): Promise<string> {
-  const row = await db
-    .selectFrom('projects')
-    .select('id')
-    .where('tenant_id', '=', tenantId)
-    .where('deleted_at', 'is', null)
-    .orderBy('is_default', 'desc')
-    .orderBy('created_at', 'asc')
-    .limit(1)
-    .executeTakeFirst();
+  const row = await defaultProjectRow(db, tenantId);
   if (!row) throw appError('not_found', 'The tenant has no project');
   return row.id;
 }
 
 export async function listProjects(db: Db, tenantId: string, page: PageQuery) {
   const c = decodeCursor(page.cursor, ['id']);
-  let q = db.selectFrom('projects').select(COLS).where('tenant_id', '=', tenantId).where('deleted_at', 'is', null);
-  // Keyset on the exact stored timestamp (microseconds), read back from the cursor row.
-  if (c) q = q.where(sql<boolean>`(created_at, id) > (select created_at, id from projects where id = ${c.id}::uuid)`);
-  const rows = await q.orderBy('created_at', 'asc').orderBy('id', 'asc').limit(page.limit + 1).execute();
+  const rows = await projectPage(db, tenantId, c ? c.id : null, page.limit + 1);
   return toPage(rows as Row[], page.limit, toProjectView, (r) => ({ id: r.id }));
 }
 
@@ -123,14 +100,7 @@ export async function updateProject(db: Db, tenantId: string, id: string, input:
   if (input.benchmarkOverride !== undefined) set.benchmark_override = input.benchmarkOverride;
   if (input.integrations !== undefined) set.integrations = JSON.stringify(input.integrations);
   if (input.region !== undefined) set.region = input.region;
-  const row = await db
-    .updateTable('projects')
-    .set(set)
-    .where('id', '=', id)
-    .where('tenant_id', '=', tenantId)
-    .where('deleted_at', 'is', null)
-    .returning(COLS)
-    .executeTakeFirst();
+  const row = await updateProjectRow(db, tenantId, id, set);
   if (!row) throw appError('not_found', 'Project not found');
   return toProjectView(row as Row);
 }
@@ -140,9 +110,9 @@ export async function deleteProject(db: Db, tenantId: string, id: string): Promi
   const p = await getProject(db, tenantId, id);
   if (p.isDefault) throw appError('conflict', 'The default project cannot be deleted');
   return db.transaction().execute(async (tx) => {
-    await tx.updateTable('projects').set({ deleted_at: new Date() }).where('id', '=', id).where('tenant_id', '=', tenantId).execute();
+    await softDeleteProject(tx, tenantId, id, new Date());
     // A deleted project's keys stop working with it.
-    const revoked = await tx.updateTable('api_keys').set({ revoked_at: new Date() }).where('project_id', '=', id).where('revoked_at', 'is', null).returning('id').execute();
+    const revoked = await revokeProjectKeys(tx, id, new Date());
     return revoked.map((r) => r.id);
   });
 }

@@ -3,10 +3,11 @@
 // caller's transaction when the move must commit with the caller's write (settlement, top-up),
 // or null to run in its own transaction (then the outbox is kicked here). With a transaction,
 // the caller kicks the outbox after its commit: `kickOutbox(s)`.
-import type { Services } from '../shared/services.ts';
+import type { Services } from '../shared/index.ts';
 import type { Tx } from '../../store/db.ts';
 import { nextStage, type StageEvent, type StageMove } from '../../core/stage.ts';
-import { enqueueEventInTx, kickOutbox } from '../events/events.ts';
+import { enqueueEventInTx, kickOutbox } from '../events/index.ts';
+import { clearBudgetExhausted, lockStage, markBudgetExhausted, projectIdsInStage, setStage, stageOf } from './projects.repo.ts';
 
 type TxOrNull = Tx | null;
 
@@ -30,15 +31,15 @@ export async function advanceStage(
   event: StageEvent,
   opts: { actorUserId?: string | null; at?: Date } = {},
 ): Promise<StageMove | null> {
-  const current = await (tx ?? s.db).selectFrom('projects').select(['stage', 'paused_for']).where('id', '=', projectId).where('deleted_at', 'is', null).executeTakeFirst();
+  const current = await stageOf(tx ?? s.db, projectId);
   if (!current || !nextStage({ stage: current.stage, pausedFor: current.paused_for }, event)) return null;
   return inTx(s, tx, async (t) => {
     // Decide again under the row lock: another call may have moved the stage meanwhile.
-    const p = await t.selectFrom('projects').select(['tenant_id', 'stage', 'paused_for']).where('id', '=', projectId).forUpdate().executeTakeFirstOrThrow();
+    const p = await lockStage(t, projectId);
     const move = nextStage({ stage: p.stage, pausedFor: p.paused_for }, event);
     if (!move) return null;
     const at = opts.at ?? s.clock.now();
-    await t.updateTable('projects').set({ stage: move.to, paused_for: move.pausedFor, updated_at: at }).where('id', '=', projectId).execute();
+    await setStage(t, projectId, { stage: move.to, pausedFor: move.pausedFor, at });
     await enqueueEventInTx(t, {
       type: 'stage.changed',
       tenantId: p.tenant_id,
@@ -99,14 +100,7 @@ export async function budgetExhausted(
 ): Promise<boolean> {
   return inTx(s, tx, async (t) => {
     const at = s.clock.now();
-    const marked = await t
-      .updateTable('projects')
-      .set({ budget_exhausted_at: at })
-      .where('id', '=', b.projectId)
-      .where('tenant_id', '=', b.tenantId)
-      .where('budget_exhausted_at', 'is', null)
-      .executeTakeFirst();
-    if (marked.numUpdatedRows === 0n) return false;
+    if (!(await markBudgetExhausted(t, b.tenantId, b.projectId, at))) return false;
     await enqueueEventInTx(t, {
       type: 'budget.exhausted',
       tenantId: b.tenantId,
@@ -123,7 +117,7 @@ export async function budgetExhausted(
 /** The budget covers calls again (raised, or a new month): re-arms budget.exhausted and paused → live. */
 export async function budgetAvailable(s: Services, tx: TxOrNull, projectId: string, opts: { actorUserId?: string | null } = {}): Promise<void> {
   await inTx(s, tx, async (t) => {
-    await t.updateTable('projects').set({ budget_exhausted_at: null }).where('id', '=', projectId).where('budget_exhausted_at', 'is not', null).execute();
+    await clearBudgetExhausted(t, projectId);
     await advanceStage(s, t, projectId, 'budget_available', opts);
   });
 }
@@ -140,7 +134,7 @@ export async function walletFunded(s: Services, tx: TxOrNull, tenantId: string):
 
 async function moveAll(s: Services, tx: TxOrNull, tenantId: string, from: 'live' | 'paused', event: StageEvent): Promise<StageMove[]> {
   return inTx(s, tx, async (t) => {
-    const projects = await t.selectFrom('projects').select('id').where('tenant_id', '=', tenantId).where('stage', '=', from).where('deleted_at', 'is', null).orderBy('id').execute();
+    const projects = await projectIdsInStage(t, tenantId, from);
     const moves: StageMove[] = [];
     for (const p of projects) {
       const m = await advanceStage(s, t, p.id, event);

@@ -1,21 +1,22 @@
 // The service container: every piece of infrastructure is built once at start-up and passed in
 // (CONVENTIONS 7). Use cases take what they need from here; nothing reads globals.
 import type { Config } from '../../config.ts';
+import type { LedgerSigningKey } from '../../core/ledger/checkpoint.ts';
 import type { Db } from '../../store/db.ts';
 import type { Clock } from '../../infra/clock.ts';
 import type { RateLimiter } from '../../infra/limiter/limiter.ts';
 import type { Mailer } from '../../infra/mailer.ts';
-import type { KeyCache } from '../identity/keys.ts';
+import type { KeyCache } from '../identity/index.ts';
 import type { EventBus } from '../../infra/bus/bus.ts';
-import type { OutboxRelay } from '../events/outbox.ts';
+import type { OutboxRelay } from '../events/index.ts';
 import type { WebhookClient } from '../../infra/webhook-client.ts';
 import type PgBoss from 'pg-boss';
 import type { Invalidation } from '../../infra/invalidation.ts';
-import type { CallDeps } from '../calls/pipeline.ts';
-import type { RulesCache } from '../calls/quality/rules.ts';
+import type { CallDeps } from '../calls/index.ts';
+import type { RulesCache } from '../calls/index.ts';
 import type { PaymentProcessor } from '../../infra/payments/processor.ts';
-import type { Admission } from '../money/admission.ts';
-import type { Settler } from '../money/settlement.ts';
+import type { Admission } from '../money/index.ts';
+import type { Settler } from '../money/index.ts';
 import type { JobQueue } from './jobs.ts';
 
 export interface Secrets {
@@ -23,6 +24,8 @@ export interface Secrets {
   jwt: Uint8Array;
   /** HMAC key for ledger and security-audit seals. */
   ledger: Buffer;
+  /** Ed25519 key that signs ledger checkpoints (D17); its public half is at /.well-known/switchboard-ledger-key. */
+  ledgerSigning: LedgerSigningKey;
 }
 
 export interface Logger {

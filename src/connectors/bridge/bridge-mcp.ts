@@ -17,7 +17,7 @@ export const EXIT_SIGNED_OUT = 77;
 export async function ensureBridgeKey(session: BridgeSession, fresh = false): Promise<string> {
   const have = session.signInState;
   if (have.serviceKey && !fresh) return have.serviceKey;
-  const r = await session.send<{ key: string; record: { id: string } }>('POST', '/api/keys', { name: `Desktop bridge (${session.deviceName})`.slice(0, 120), environment: 'production' });
+  const r = await session.send<{ key: string; record: { id: string } }>('POST', '/api/keys', { name: `Desktop bridge (${session.deviceName})`.slice(0, 120), environment: 'production', endsWithSession: true });
   await session.saveServiceKey({ key: r.key, id: r.record.id });
   return r.key;
 }

@@ -189,5 +189,10 @@ describe('switchboard bridge on a desktop session', () => {
     assert.equal(code, 77, bridgeErr);
     assert.ok(monitorOut.includes('Switchboard: signed out'));
     assert.equal(existsSync(join(tmp, '.config', 'switchboard', 'bridge-signin.json')), false);
+    // The service key `switchboard bridge mcp` used ended with the session.
+    const key = await srv.services.db.selectFrom('api_keys').select(['revoked_at']).where('id', '=', saved.serviceKeyId).executeTakeFirstOrThrow();
+    assert.ok(key.revoked_at, 'the bridge’s service key is revoked with its session');
+    const models = await fetch(`${srv.url}/v1/models`, { headers: { authorization: `Bearer ${saved.serviceKey}` } });
+    assert.equal(models.status, 401, 'and refused at once');
   });
 });

@@ -2,7 +2,7 @@
 // `ask` goes through the proxy (/v1/chat/completions, so routing, wallet and ledger are the
 // proxy's own) named as its channel (D14); the reads go to the key-authenticated connector
 // endpoints. Every failure becomes a ServiceError whose text tells the user what to do next.
-import type { CHANNELS } from '../../app/events/events.ts';
+import type { CHANNELS } from '../../app/events/index.ts';
 
 export type Channel = (typeof CHANNELS)[number];
 

@@ -18,7 +18,17 @@ export type ToolResultPart = {
   content: string;
   isError?: boolean;
 };
-export type ContentPart = TextPart | ImagePart | ToolCallPart | ToolResultPart;
+/**
+ * The model's thinking in an earlier assistant turn, sent back by the client (Anthropic `thinking`
+ * blocks, Responses `reasoning` items, Gemini `thought` parts). `signature` is the vendor's opaque
+ * proof (Anthropic signature, Responses encrypted_content, Gemini thoughtSignature); `origin` is the
+ * wire that made it, so it only goes back to a provider of that wire (see wire/reasoning.ts).
+ */
+export type ReasoningPart = { type: 'reasoning'; text: string; signature?: string; origin?: ReasoningOrigin };
+export type ContentPart = TextPart | ImagePart | ToolCallPart | ToolResultPart | ReasoningPart;
+
+/** The wire whose model produced a reasoning signature: Anthropic, Gemini, or the Responses API. */
+export type ReasoningOrigin = 'anthropic' | 'gemini' | 'responses';
 
 /** System text is carried on the request, never as a message. */
 export interface Message {
@@ -64,7 +74,7 @@ export interface CanonicalRequest {
    * `reasoning`, Gemini `thinkingConfig`); `visible`: it wants the text (or a summary) back, not
    * only the token count.
    */
-  reasoning?: { visible: boolean };
+  reasoning?: { visible: boolean; effort?: string };
   /** Choices asked for (`n`, `candidateCount`) when more than one: only a pass-through sends them
    * upstream, and its reservation covers every one. */
   candidates?: number;
@@ -95,8 +105,11 @@ export interface CanonicalResponse {
   /** The stop sequence that ended the answer, when the provider says which one. */
   stopSequence?: string;
   usage: Usage;
-  /** The model's thinking, when it was asked for and shown (its tokens are in usage.outputTokens). */
-  reasoning?: { text: string; signature?: string };
+  /**
+   * The model's thinking, when it was asked for (its tokens are in usage.outputTokens). `text` may
+   * be '' when only the signature came back (a reasoning item without a summary).
+   */
+  reasoning?: { text: string; signature?: string; origin?: ReasoningOrigin };
 }
 
 /**
@@ -112,7 +125,7 @@ export type StreamEvent =
   /** Thinking text of the block at `index` (before the answer's blocks). */
   | { type: 'reasoning_delta'; index: number; text: string }
   /** The opaque signature that closes a thinking block (Anthropic's signature_delta). */
-  | { type: 'reasoning_signature'; index: number; signature: string }
+  | { type: 'reasoning_signature'; index: number; signature: string; origin?: ReasoningOrigin }
   | { type: 'block_end'; index: number }
   | { type: 'finish'; finishReason: FinishReason; usage?: Usage; stopSequence?: string }
   /** A failure after the stream began; `status`/`code` pick the vendor error type when known. */

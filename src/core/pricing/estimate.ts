@@ -28,6 +28,9 @@ function partTokens(part: ContentPart): number {
       return estimateTokens(part.name) + estimateTokens(part.arguments);
     case 'tool_result':
       return estimateTokens(part.content) + (part.name ? estimateTokens(part.name) : 0);
+    case 'reasoning':
+      // Earlier thinking sent back: counted in full (a reservation errs on the high side).
+      return estimateTokens(part.text);
   }
 }
 

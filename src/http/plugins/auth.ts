@@ -7,8 +7,8 @@
 // its Origin, or without one its Sec-Fetch-Site or Referer, must be ours, else 403. A request
 // with an Authorization header needs no such check: a cross-site page cannot set that header.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ACCESS_TTL_S, REFRESH_TTL_S, authenticate, requireRole, type AuthContext, type Role } from '../../app/identity/auth.ts';
-import type { Services } from '../../app/shared/services.ts';
+import { ACCESS_TTL_S, REFRESH_TTL_S, authenticate, requireRole, type AuthContext, type Role } from '../../app/identity/index.ts';
+import type { Services } from '../../app/shared/index.ts';
 import { appError } from '../../core/errors.ts';
 import { rateLimitHeaders } from './rate-limit.ts';
 

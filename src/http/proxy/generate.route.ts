@@ -5,7 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { appError } from '../../core/errors.ts';
 import type { RouteModule } from '../api/common.ts';
-import type { Services } from '../../app/shared/services.ts';
+import type { Services } from '../../app/shared/index.ts';
 import { handleCall } from './scope.ts';
 
 function modelAndMethod(rest: string): { model: string; stream: boolean } {

@@ -2,7 +2,7 @@
 // is up; the body says whether an upstream is configured for that shape and whether it is the
 // simulated one (always labelled as such, D11).
 import type { ClientShape } from '../../core/canonical/types.ts';
-import type { Services } from '../../app/shared/services.ts';
+import type { Services } from '../../app/shared/index.ts';
 import type { RouteModule } from '../api/common.ts';
 
 function status(s: Services, wire: ClientShape) {

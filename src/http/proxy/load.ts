@@ -5,7 +5,7 @@
 // Draining refuses new calls the same way (plus `Connection: close`); HAProxy retries such a 503
 // on another replica (`retry-on 503`), so a client behind it never sees the refusal.
 import type { ServerResponse } from 'node:http';
-import type { Services } from '../../app/shared/services.ts';
+import type { Services } from '../../app/shared/index.ts';
 import { appError } from '../../core/errors.ts';
 
 /** Seconds a shed or refused client is told to wait. */

@@ -5,7 +5,7 @@
 import type { FastifyRequest } from 'fastify';
 import { allModels } from '../../core/pricing/price-book.ts';
 import { BRANDS, type ProviderKey } from '../../core/providers.ts';
-import type { Services } from '../../app/shared/services.ts';
+import type { Services } from '../../app/shared/index.ts';
 import type { RouteModule } from '../api/common.ts';
 import { authenticateKey } from './scope.ts';
 

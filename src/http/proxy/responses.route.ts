@@ -5,8 +5,8 @@
 // bytes leave, so `previous_response_id` can continue it at once; GET/DELETE /v1/responses/:id
 // read and remove it. `store: false` keeps nothing.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Services } from '../../app/shared/services.ts';
-import { deleteStoredResponse, findStoredResponse, storeResponse } from '../../app/calls/stored-responses.repo.ts';
+import type { Services } from '../../app/shared/index.ts';
+import { deleteStoredResponse, findStoredResponse, storeResponse } from '../../app/calls/index.ts';
 import { appError } from '../../core/errors.ts';
 import type { Message } from '../../core/canonical/types.ts';
 import { createResponsesWire, outputToMessages } from '../../wire/openai/responses/index.ts';
@@ -35,6 +35,7 @@ function create(s: Services, vendorLocked: boolean) {
       previousResponseId: previous,
       customTools,
       reasoning: isObj(b?.reasoning) ? b.reasoning : null,
+      include: Array.isArray(b?.include) ? b.include.filter((x): x is string => typeof x === 'string') : [],
       metadata: isObj(b?.metadata) ? b.metadata : null,
       promptCacheKey: typeof b?.prompt_cache_key === 'string' ? b.prompt_cache_key : undefined,
     });
@@ -64,7 +65,9 @@ function create(s: Services, vendorLocked: boolean) {
             id: response.id,
             tenantId: principal.tenantId,
             callId,
-            conversation: [...canonical.messages, ...outputToMessages(response.output)],
+            // The reasoning goes in with its signature, shown to the client or not, so a
+            // continued response gives it back to the provider that made it.
+            conversation: [...canonical.messages, ...outputToMessages(response.output, wire.lastReasoning())],
             response,
           });
         };

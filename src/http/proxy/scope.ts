@@ -3,17 +3,17 @@
 // per shape, the per-tenant rate limit per surface (spec §8), the streaming sink over the raw
 // socket, and the error handler that renders the vendor's error body.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Services } from '../../app/shared/services.ts';
+import type { Services } from '../../app/shared/index.ts';
 import type { ClientShape } from '../../core/canonical/types.ts';
 import { appError, AppError } from '../../core/errors.ts';
 import { WIRES, type WireFormat } from '../../wire/index.ts';
-import { runCall, type CallRequest, type Surface } from '../../app/calls/pipeline.ts';
-import type { StreamSink } from '../../app/calls/stream.ts';
-import type { KeyPrincipal } from '../../app/identity/keys.ts';
+import { runCall, type CallRequest, type Surface } from '../../app/calls/index.ts';
+import type { StreamSink } from '../../app/calls/index.ts';
+import type { KeyPrincipal } from '../../app/identity/index.ts';
 import { toAppError } from '../errors.ts';
 import { rateLimitHeaders } from '../plugins/rate-limit.ts';
 import type { App } from '../api/common.ts';
-import { CHANNELS } from '../../app/events/events.ts';
+import { CHANNELS } from '../../app/events/index.ts';
 import { callLoad } from './load.ts';
 
 declare module 'fastify' {
@@ -184,7 +184,7 @@ export async function handleCall(s: Services, req: FastifyRequest, reply: Fastif
     // Headers are gone: the only way left to tell the client is an error event in its stream.
     const err = toAppError(e, s.log);
     if (!reply.raw.destroyed) {
-      reply.raw.end((c.wire ?? WIRES[c.shape]).createStreamEncoder({ shape: c.shape, model: '', messages: [], stream: true }).encode({ type: 'error', message: err.message }));
+      reply.raw.end((c.wire ?? WIRES[c.shape]).createStreamEncoder({ shape: c.shape, model: '', messages: [], stream: true }).encode({ type: 'error', message: err.message, status: err.status }));
     }
     return reply;
   }

@@ -88,3 +88,54 @@ test('a stream the upstream breaks ends with the vendor’s stream error', async
   await assert.rejects(stream.finalMessage(), (e: Error) => /upstream|stream/i.test(e.message));
   srv.sim.faults.clear();
 });
+
+/** The data frames of a generate-content stream, read to its end. */
+async function geminiFrames(prompt: string): Promise<Array<Record<string, any>>> {
+  const res = await fetch(`${srv.url}/v1/generate/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse`, {
+    method: 'POST',
+    headers: { 'x-goog-api-key': t.key, 'content-type': 'application/json' },
+    body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: prompt }] }] }),
+  });
+  assert.equal(res.status, 200);
+  const text = await res.text();
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('data: '))
+    .map((l) => JSON.parse(l.slice(6)) as Record<string, any>);
+}
+
+test('a Gemini stream the upstream breaks ends with UNAVAILABLE (502), as the JSON path answers, not INTERNAL', async () => {
+  srv.sim.faults.add({ breakStreamAfter: 2, stream: true, promptIncludes: '[break]' });
+  const frames = await geminiFrames('[break] Tell me about the moon in detail.');
+  srv.sim.faults.clear();
+  const last = frames.at(-1)!;
+  assert.equal(last.error?.code, 502, JSON.stringify(last));
+  assert.equal(last.error?.status, 'UNAVAILABLE');
+  assert.match(last.error?.message, /upstream stream broke.*retry/i);
+});
+
+test('a Gemini stream whose upstream goes silent past UPSTREAM_TIMEOUT_MS ends with DEADLINE_EXCEEDED (504)', async () => {
+  // Events far apart against a 300 ms timeout (undici's timer is coarse, about 1 s).
+  srv.sim.faults.add({ chunkDelayMs: 5_000, stream: true, promptIncludes: '[silent]' });
+  const frames = await geminiFrames('[silent] Tell me about the sea.');
+  srv.sim.faults.clear();
+  const last = frames.at(-1)!;
+  assert.equal(last.error?.code, 504, JSON.stringify(last));
+  assert.equal(last.error?.status, 'DEADLINE_EXCEEDED');
+  assert.match(last.error?.message, /timed out/);
+});
+
+test('a messages stream whose upstream goes silent ends with timeout_error, the 504 type, not api_error', async () => {
+  srv.sim.faults.add({ chunkDelayMs: 5_000, stream: true, promptIncludes: '[silent]' });
+  const messages = await fetch(`${srv.url}/v1/messages`, {
+    method: 'POST',
+    headers: { 'x-api-key': t.key, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'x', max_tokens: 200, stream: true, messages: [{ role: 'user', content: '[silent] Tell me about the moon.' }] }),
+  }).then((r) => r.text());
+  srv.sim.faults.clear();
+  const errorEvent = messages.split('\n\n').find((b) => b.startsWith('event: error'));
+  assert.ok(errorEvent, messages.slice(-400));
+  const data = JSON.parse(errorEvent!.split('\n').find((l) => l.startsWith('data: '))!.slice(6));
+  assert.equal(data.error.type, 'timeout_error');
+  assert.match(data.error.message, /timed out/);
+});

@@ -24,7 +24,9 @@ import * as m025 from './025-insights-rollups.ts';
 import * as m025b from './025b-insights-calls.ts';
 import * as m025c from './025c-insights-ledger-hourly.ts';
 import * as m025d from './025d-insights-hourly-attempts.ts';
+import * as m026 from './026-ledger-checkpoints.ts';
 import * as m020 from './020-advisory-imports.ts';
+import * as m028b from './028b-bridge-key-session.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '001-foundation': m001,
@@ -49,7 +51,9 @@ export const MIGRATIONS: Record<string, Migration> = {
   '025b-insights-calls': m025b,
   '025c-insights-ledger-hourly': m025c,
   '025d-insights-hourly-attempts': m025d,
+  '026-ledger-checkpoints': m026,
   '020-advisory-imports': m020,
+  '028b-bridge-key-session': m028b,
 };
 
 export async function migrate(db: Db): Promise<void> {

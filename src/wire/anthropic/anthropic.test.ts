@@ -80,7 +80,7 @@ describe('messages stream encoder', () => {
 });
 
 describe('messages stream decoder', () => {
-  it('skips ping and thinking blocks, keeps wire indices, adds cache tokens to input', () => {
+  it('skips ping, reads thinking blocks as reasoning, keeps wire indices, adds cache tokens to input', () => {
     const ev = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
     const sse =
       ev('message_start', { message: { id: 'msg_1', model: 'claude', usage: { input_tokens: 10, cache_read_input_tokens: 90, cache_creation_input_tokens: 5, output_tokens: 1 } } }) +
@@ -100,6 +100,9 @@ describe('messages stream decoder', () => {
       ev('message_stop', {});
     assert.deepEqual(decode(sse), [
       { type: 'start', id: 'msg_1', model: 'claude', inputTokens: 105 },
+      { type: 'reasoning_delta', index: 0, text: 'hmm' },
+      { type: 'reasoning_signature', index: 0, signature: 'sig', origin: 'anthropic' },
+      { type: 'block_end', index: 0 },
       { type: 'text_delta', index: 1, text: 'Hi' },
       { type: 'block_end', index: 1 },
       { type: 'tool_call_start', index: 2, id: 'toolu_1', name: 'f' },
@@ -213,7 +216,7 @@ describe('messages requests and errors', () => {
     assert.deepEqual(r.value.messages[1].content, [{ type: 'text', text: 'ok' }]);
   });
 
-  it('drops thinking blocks from history and keeps tool results ahead of text', () => {
+  it('reads thinking blocks in history as signed reasoning and keeps tool results ahead of text', () => {
     const r = anthropicWire.parseRequest({
       model: 'm',
       max_tokens: 5,
@@ -228,11 +231,12 @@ describe('messages requests and errors', () => {
       r.value.messages.map((m) => [m.role, m.content.map((p) => p.type)]),
       [
         ['user', ['text']],
-        ['assistant', ['tool_call']],
+        ['assistant', ['reasoning', 'tool_call']],
         ['tool', ['tool_result']],
         ['user', ['text']],
       ],
     );
+    assert.deepEqual(r.value.messages[1].content[0], { type: 'reasoning', text: 't', signature: 's', origin: 'anthropic' });
   });
 
   it('sends a default cap, version header, and sanitised tool ids', () => {

@@ -1,7 +1,8 @@
 // Messages requests, both directions. The wire puts tool results inside user turns; canonical keeps
 // them as a separate `tool` turn (results first, as this wire requires), so a user turn that mixes
 // results and text splits in two on the way in and merges back on the way out. Thinking blocks in
-// the history are the model's scratch work and are dropped; server tools (run by the vendor) are dropped (D19).
+// the history become reasoning parts (their signature goes back only to this wire's providers,
+// wire/reasoning.ts); server tools (run by the vendor) are dropped (D19).
 import type {
   CanonicalRequest,
   ContentPart,
@@ -14,6 +15,7 @@ import type {
   ToolResultPart,
 } from '../../core/canonical/types.ts';
 import type { UpstreamOptions, UpstreamRequest } from '../types.ts';
+import { reasoningPart, signatureFor } from '../reasoning.ts';
 import { argsToObject, imageFromUrl, objectToArgs, pushMerged } from '../util.ts';
 import {
   arr,
@@ -221,8 +223,9 @@ function assistantBlock(blk: Obj, at: string): ContentPart[] {
       },
     ];
   }
-  // Thinking blocks (the model's scratch work), server-tool calls and their results: no
-  // canonical equivalent, dropped when translating (D19).
+  if (type === 'thinking') return [reasoningPart(str(blk.thinking, `${at}.thinking`), optStr(blk.signature, `${at}.signature`), 'anthropic')];
+  // Redacted thinking (encrypted, no text), server-tool calls and their results: no canonical
+  // equivalent, dropped when translating (D19).
   return [];
 }
 
@@ -264,11 +267,16 @@ export function buildUpstreamRequest(
       m.content.length === 1 && m.content[0].type === 'text' ? { role: m.role, content: m.content[0].text } : m,
     ),
   };
+  const budget = thinkingBudget(req, body.max_tokens as number);
+  if (budget !== null) body.thinking = { type: 'enabled', budget_tokens: budget };
   let system = req.system;
   if (req.responseFormat?.type === 'json') system = system ? `${system}\n\n${JSON_OUTPUT_HINT}` : JSON_OUTPUT_HINT;
   if (system !== undefined) body.system = system;
   // Recent models take temperature or top_p, not both; temperature is the more common intent.
-  if (req.temperature !== undefined) body.temperature = Math.min(req.temperature, 1);
+  // Thinking takes neither (the vendor refuses a changed temperature beside it).
+  if (budget !== null) {
+    /* sampling left to the vendor */
+  } else if (req.temperature !== undefined) body.temperature = Math.min(req.temperature, 1);
   else if (req.topP !== undefined) body.top_p = req.topP;
   if (req.stop && req.stop.length > 0) body.stop_sequences = req.stop;
   if (req.tools && req.tools.length > 0) {
@@ -300,8 +308,30 @@ export function buildUpstreamRequest(
   return { path: MESSAGES_PATH, body, stream: req.stream };
 }
 
+/**
+ * The thinking budget to ask for when the call asked for thinking, or null when this wire cannot
+ * think for it: the vendor wants a budget of at least 1,024 tokens below max_tokens, no forced
+ * tool, and, in a tool loop, the last assistant turn starting with its own signed thinking (one
+ * that came from another wire's provider cannot be sent back).
+ */
+export function thinkingBudget(req: CanonicalRequest, maxTokens: number): number | null {
+  if (!req.reasoning || maxTokens <= 1024) return null;
+  if (req.toolChoice === 'required' || typeof req.toolChoice === 'object') return null;
+  const lastAssistant = [...req.messages].reverse().find((m) => m.role === 'assistant');
+  if (lastAssistant?.content.some((p) => p.type === 'tool_call')) {
+    const first = lastAssistant.content[0];
+    if (first?.type !== 'reasoning' || signatureFor(first, 'anthropic') === undefined) return null;
+  }
+  return Math.max(1024, Math.min(Math.floor(maxTokens / 2), 16_000));
+}
+
 function renderPart(p: ContentPart): Obj[] {
   switch (p.type) {
+    case 'reasoning': {
+      const signature = signatureFor(p, 'anthropic');
+      // Thinking goes back only with this vendor's own signature; other thinking is dropped.
+      return signature === undefined ? [] : [{ type: 'thinking', thinking: p.text, signature }];
+    }
     case 'text':
       return p.text === '' ? [] : [{ type: 'text', text: p.text }];
     case 'image':

@@ -12,6 +12,7 @@ import {
   type ToolCallPart,
   type Usage,
 } from '../../core/canonical/types.ts';
+import { signatureOut } from '../reasoning.ts';
 import { argsToObject, objectToArgs, randomId, withPrefix } from '../util.ts';
 import { isObj, type Obj } from '../validate.ts';
 import { toolId } from './request.ts';
@@ -75,7 +76,8 @@ export function usageFromWire(v: unknown): Usage | undefined {
 
 export function renderResponse(res: CanonicalResponse, req: CanonicalRequest): Record<string, unknown> {
   const content: Obj[] = [];
-  if (res.reasoning) content.push({ type: 'thinking', thinking: res.reasoning.text, signature: res.reasoning.signature ?? '' });
+  // Thinking is shown when it was asked for (a provider may sign an answer it was not asked to think on).
+  if (res.reasoning && req.reasoning) content.push({ type: 'thinking', thinking: res.reasoning.text, signature: signatureOut(res.reasoning, 'anthropic') ?? '' });
   for (const p of res.content) {
     if (p.type === 'text') {
       if (p.text !== '') content.push({ type: 'text', text: p.text });
@@ -102,9 +104,14 @@ export function parseUpstreamResponse(body: unknown): Result<CanonicalResponse> 
   }
   if (!Array.isArray(body.content)) return fail('upstream_invalid', 'message has no content array');
   const content: Array<TextPart | ToolCallPart> = [];
+  let reasoning: CanonicalResponse['reasoning'];
   for (const blk of body.content) {
     if (!isObj(blk)) continue;
-    if (blk.type === 'text' && typeof blk.text === 'string') {
+    if (blk.type === 'thinking' && typeof blk.thinking === 'string') {
+      // Several thinking blocks (interleaved with tool use) read as one; the last signature holds.
+      reasoning = { text: (reasoning?.text ? `${reasoning.text}\n\n` : '') + blk.thinking, origin: 'anthropic' };
+      if (typeof blk.signature === 'string' && blk.signature !== '') reasoning.signature = blk.signature;
+    } else if (blk.type === 'text' && typeof blk.text === 'string') {
       const last = content[content.length - 1];
       // Citations split one answer into several text blocks; canonical text is one run.
       if (last && last.type === 'text') last.text += blk.text;
@@ -126,5 +133,6 @@ export function parseUpstreamResponse(body: unknown): Result<CanonicalResponse> 
     usage: usageFromWire(body.usage) ?? { inputTokens: 0, outputTokens: 0 },
   };
   if (typeof body.stop_sequence === 'string') res.stopSequence = body.stop_sequence;
+  if (reasoning) res.reasoning = reasoning;
   return ok(res);
 }

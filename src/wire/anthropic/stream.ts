@@ -6,6 +6,7 @@
 import type { CanonicalRequest, FinishReason, StreamEvent, Usage } from '../../core/canonical/types.ts';
 import { encodeSseJson } from '../sse.ts';
 import type { SseRecord, StreamDecoder, StreamEncoder, UsagePatch } from '../types.ts';
+import { signatureOut } from '../reasoning.ts';
 import { objectToArgs, randomId, safeJson, withPrefix } from '../util.ts';
 import { isObj, type Obj } from '../validate.ts';
 import { errorType } from './errors.ts';
@@ -81,12 +82,16 @@ export function createStreamEncoder(req: CanonicalRequest): StreamEncoder {
         }
         case 'reasoning_delta':
         case 'reasoning_signature': {
+          if (!req.reasoning) return out;
           let b = blocks.get(e.index);
           if (!b) {
             out += open(e.index, 'thinking', { type: 'thinking', thinking: '', signature: '' });
             b = blocks.get(e.index)!;
           }
-          const delta = e.type === 'reasoning_delta' ? { type: 'thinking_delta', thinking: e.text } : { type: 'signature_delta', signature: e.signature };
+          const delta =
+            e.type === 'reasoning_delta'
+              ? { type: 'thinking_delta', thinking: e.text }
+              : { type: 'signature_delta', signature: signatureOut(e, 'anthropic') ?? '' };
           return out + ev('content_block_delta', { index: b.wire, delta });
         }
         case 'tool_call_start':
@@ -135,8 +140,8 @@ export function createStreamEncoder(req: CanonicalRequest): StreamEncoder {
 export function createStreamDecoder(): StreamDecoder {
   let started = false;
   let finished = false;
-  /** Wire block index → kind, for the blocks that map to canonical ones (thinking is skipped). */
-  const kinds = new Map<number, 'text' | 'tool'>();
+  /** Wire block index → kind, for the blocks that map to canonical ones. */
+  const kinds = new Map<number, 'text' | 'tool' | 'thinking'>();
   let stopReason: FinishReason | undefined;
   let stopSequence: string | undefined;
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
@@ -185,7 +190,10 @@ export function createStreamDecoder(): StreamDecoder {
           ensureStart(out);
           const index = typeof d.index === 'number' ? d.index : kinds.size;
           const cb = isObj(d.content_block) ? d.content_block : {};
-          if (cb.type === 'text') {
+          if (cb.type === 'thinking') {
+            kinds.set(index, 'thinking');
+            if (typeof cb.thinking === 'string' && cb.thinking !== '') out.push({ type: 'reasoning_delta', index, text: cb.thinking });
+          } else if (cb.type === 'text') {
             kinds.set(index, 'text');
             if (typeof cb.text === 'string' && cb.text !== '') out.push({ type: 'text_delta', index, text: cb.text });
           } else if (cb.type === 'tool_use') {
@@ -210,6 +218,10 @@ export function createStreamDecoder(): StreamDecoder {
           const delta = isObj(d.delta) ? d.delta : {};
           if (kind === 'text' && delta.type === 'text_delta' && typeof delta.text === 'string' && delta.text !== '') {
             out.push({ type: 'text_delta', index, text: delta.text });
+          } else if (kind === 'thinking' && delta.type === 'thinking_delta' && typeof delta.thinking === 'string' && delta.thinking !== '') {
+            out.push({ type: 'reasoning_delta', index, text: delta.thinking });
+          } else if (kind === 'thinking' && delta.type === 'signature_delta' && typeof delta.signature === 'string' && delta.signature !== '') {
+            out.push({ type: 'reasoning_signature', index, signature: delta.signature, origin: 'anthropic' });
           } else if (
             kind === 'tool' &&
             delta.type === 'input_json_delta' &&

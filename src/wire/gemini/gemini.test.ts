@@ -58,21 +58,25 @@ describe('generateContent stream encoder', () => {
 });
 
 describe('generateContent stream decoder', () => {
-  it('skips thought parts, gives id-less calls an id, reads STOP with a call as tool_calls, bills thoughts as output', () => {
+  it('reads thought parts and the thought signature as reasoning, gives id-less calls an id, reads STOP with a call as tool_calls, bills thoughts as output', () => {
     const sse =
       'data: {"candidates":[{"content":{"parts":[{"text":"thinking…","thought":true}],"role":"model"}}],"usageMetadata":{"promptTokenCount":4},"modelVersion":"gemini-x","responseId":"R"}\r\n\r\n' +
       'data: {"candidates":[{"content":{"parts":[{"text":"One"},{"text":" two"}],"role":"model"}}]}\r\n\r\n' +
-      'data: {"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{"x":1}}}],"role":"model"},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":4,"candidatesTokenCount":5,"thoughtsTokenCount":7,"totalTokenCount":16}}\r\n\r\n';
+      'data: {"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{"x":1}},"thoughtSignature":"SIG"}],"role":"model"},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":4,"candidatesTokenCount":5,"thoughtsTokenCount":7,"totalTokenCount":16}}\r\n\r\n';
     const evs = decode(sse);
     const start = evs.find((e) => e.type === 'tool_call_start');
     assert.ok(start && start.type === 'tool_call_start' && /^call_/.test(start.id));
     assert.deepEqual(evs, [
       { type: 'start', id: 'R', model: 'gemini-x', inputTokens: 4 },
-      { type: 'text_delta', index: 0, text: 'One two' },
+      { type: 'reasoning_delta', index: 0, text: 'thinking…' },
       { type: 'block_end', index: 0 },
-      { type: 'tool_call_start', index: 1, id: start.id, name: 'f' },
-      { type: 'tool_call_delta', index: 1, argumentsDelta: '{"x":1}' },
+      { type: 'text_delta', index: 1, text: 'One two' },
       { type: 'block_end', index: 1 },
+      { type: 'reasoning_signature', index: 2, signature: 'SIG', origin: 'gemini' },
+      { type: 'block_end', index: 2 },
+      { type: 'tool_call_start', index: 3, id: start.id, name: 'f' },
+      { type: 'tool_call_delta', index: 3, argumentsDelta: '{"x":1}' },
+      { type: 'block_end', index: 3 },
       { type: 'finish', finishReason: 'tool_calls', usage: { inputTokens: 4, outputTokens: 12, reasoningTokens: 7 } },
     ]);
   });
@@ -116,6 +120,12 @@ describe('generateContent requests and errors', () => {
     assert.ok(r.ok, JSON.stringify(r));
     assert.deepEqual(r.value.tools?.map((t) => [t.name, t.parameters]), [['read_file', { type: 'object', properties: { path: { type: 'string' } } }]]);
     assert.deepEqual(r.value.responseFormat, { type: 'json_schema', schema: { type: 'object', properties: { n: { type: 'integer' } } } });
+  });
+
+  it('refuses a request whose parts are all of unknown kinds (found by test/hostile-input.test.ts: it went upstream empty)', () => {
+    const r = geminiWire.parseRequest({ contents: [{ role: 'user', parts: [{ '\u00fftext': 'Say hi' }] }] });
+    assert.equal(r.ok, false);
+    assert.equal(!r.ok && r.field, 'contents');
   });
 
   it('names the bad field', () => {

@@ -14,6 +14,7 @@ import type {
   ToolResultPart,
 } from '../../core/canonical/types.ts';
 import type { ParseContext, UpstreamRequest } from '../types.ts';
+import { reasoningPart, signatureFor } from '../reasoning.ts';
 import { argsToObject, objectToArgs, safeJson, toolNameFor } from '../util.ts';
 import {
   arr,
@@ -76,12 +77,20 @@ function parse(b: Obj, ctx: ParseContext): CanonicalRequest {
     const parts = arr(c.parts, `${at}.parts`);
     if (role === 'model') {
       const content: ContentPart[] = [];
+      // Thought parts and the turn's thoughtSignature (on whichever part carries it) become one
+      // reasoning part at the turn's start.
+      const thoughts: string[] = [];
+      let signature: string | undefined;
       parts.forEach((rp, j) => {
         const pat = `${at}.parts[${j}]`;
         const p = obj(rp, pat);
+        signature ??= optStr(field(p, 'thoughtSignature'), `${pat}.thoughtSignature`) || undefined;
         const kind = partKind(p, pat);
         if (kind === 'text') {
-          if (p.thought === true) return;
+          if (p.thought === true) {
+            thoughts.push(str(p.text, `${pat}.text`));
+            return;
+          }
           content.push({ type: 'text', text: str(p.text, `${pat}.text`) });
         } else if (kind === 'functionCall') {
           const fc = obj(field(p, 'functionCall'), `${pat}.functionCall`);
@@ -92,6 +101,7 @@ function parse(b: Obj, ctx: ParseContext): CanonicalRequest {
         }
         // Other parts in a model turn (files, code execution) have no canonical equivalent.
       });
+      if (thoughts.length > 0 || signature !== undefined) content.unshift(reasoningPart(thoughts.join(''), signature, 'gemini'));
       messages.push({ role: 'assistant', content });
       return;
     }
@@ -146,6 +156,9 @@ function parse(b: Obj, ctx: ParseContext): CanonicalRequest {
     if (rest.length > 0 || results.length === 0) messages.push({ role: 'user', content: rest });
   });
 
+  // Parts of kinds with no canonical equivalent are dropped; a request left with nothing to send
+  // is refused here, in the client's shape, rather than by the upstream after admission.
+  if (messages.every((m) => m.content.length === 0)) bad('contents', 'at least one part with text, inlineData, fileData, functionCall or functionResponse');
   const req: CanonicalRequest = {
     shape: 'gemini',
     model: stripModelsPrefix(ctx.model ?? (typeof b.model === 'string' ? b.model : '')),
@@ -280,8 +293,19 @@ export function openApiToJsonSchema(s: Obj): Obj {
 export function buildUpstreamRequest(req: CanonicalRequest, upstreamModel: string): UpstreamRequest {
   const contents: Array<{ role: string; parts: Obj[] }> = [];
   req.messages.forEach((m, i) => {
+    // This vendor's own thought signature goes back on the turn's first function call (which
+    // must carry it), else on its thought part.
+    let signature: string | undefined;
+    for (const p of m.content) if (p.type === 'reasoning') signature ??= signatureFor(p, 'gemini');
+    const signedCall = signature !== undefined && m.content.some((p) => p.type === 'tool_call');
     const parts = m.content.flatMap((p): Obj[] => {
       switch (p.type) {
+        case 'reasoning': {
+          if (signedCall) return p.text === '' ? [] : [{ text: p.text, thought: true }];
+          const own = signatureFor(p, 'gemini');
+          if (own === undefined) return [];
+          return [{ text: p.text, thought: true, thoughtSignature: own }];
+        }
         case 'text':
           return p.text === '' ? [] : [{ text: p.text }];
         case 'image':
@@ -290,8 +314,14 @@ export function buildUpstreamRequest(req: CanonicalRequest, upstreamModel: strin
               ? { inlineData: { mimeType: p.mediaType, data: p.data } }
               : { fileData: { mimeType: p.mediaType, fileUri: p.url ?? '' } },
           ];
-        case 'tool_call':
-          return [{ functionCall: { id: p.id, name: p.name, args: argsToObject(p.arguments) } }];
+        case 'tool_call': {
+          const part: Obj = { functionCall: { id: p.id, name: p.name, args: argsToObject(p.arguments) } };
+          if (signedCall && signature !== undefined) {
+            part.thoughtSignature = signature;
+            signature = undefined;
+          }
+          return [part];
+        }
         case 'tool_result':
           return [
             {
@@ -344,6 +374,8 @@ export function buildUpstreamRequest(req: CanonicalRequest, upstreamModel: strin
   if (req.stop && req.stop.length > 0) gc.stopSequences = req.stop;
   if (req.responseFormat?.type === 'json' || req.responseFormat?.type === 'json_schema') gc.responseMimeType = 'application/json';
   if (req.responseFormat?.type === 'json_schema') gc.responseJsonSchema = req.responseFormat.schema;
+  // Thinking models think by default; the thoughts' text comes back only when asked for.
+  if (req.reasoning?.visible) gc.thinkingConfig = { includeThoughts: true };
   if (Object.keys(gc).length > 0) body.generationConfig = gc;
   return { path: modelPath(upstreamModel, req.stream), body, stream: req.stream };
 }

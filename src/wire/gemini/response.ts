@@ -12,6 +12,7 @@ import {
   type ToolCallPart,
   type Usage,
 } from '../../core/canonical/types.ts';
+import { signatureOut } from '../reasoning.ts';
 import { argsToObject, objectToArgs, randomId } from '../util.ts';
 import { isObj, type Obj } from '../validate.ts';
 
@@ -81,7 +82,7 @@ export function renderResponse(res: CanonicalResponse, req: CanonicalRequest): R
   return {
     candidates: [
       {
-        content: { parts: res.reasoning && res.reasoning.text !== '' ? [{ text: res.reasoning.text, thought: true }, ...renderParts(res.content)] : renderParts(res.content), role: 'model' },
+        content: { parts: withThought(res.reasoning, renderParts(res.content)), role: 'model' },
         finishReason: finishToWire(res.finishReason),
         index: 0,
       },
@@ -90,6 +91,35 @@ export function renderResponse(res: CanonicalResponse, req: CanonicalRequest): R
     modelVersion: req.model,
     responseId: responseId(res.id),
   };
+}
+
+/**
+ * The answer's parts with the thinking as this wire shows it: a `thought: true` part first with its
+ * signature; a signature without thought text rides on the answer's first part (as the vendor
+ * sends it when thoughts were not asked for).
+ */
+export function withThought(r: CanonicalResponse['reasoning'], parts: Obj[]): Obj[] {
+  if (!r) return parts;
+  const signature = signatureOut(r, 'gemini');
+  const sig = signature !== undefined ? { thoughtSignature: signature } : {};
+  if (r.text !== '') return [{ text: r.text, thought: true, ...sig }, ...parts];
+  if (signature === undefined) return parts;
+  return parts.length > 0 ? [{ ...parts[0], ...sig }, ...parts.slice(1)] : [{ text: '', ...sig }];
+}
+
+/** The thoughts of one candidate's parts (`thought: true` text) and the first thoughtSignature. */
+export function readThought(parts: unknown): CanonicalResponse['reasoning'] {
+  if (!Array.isArray(parts)) return undefined;
+  let text = '';
+  let signature: string | undefined;
+  for (const p of parts) {
+    if (!isObj(p)) continue;
+    if (p.thought === true && typeof p.text === 'string') text += p.text;
+    const sig = p.thoughtSignature ?? p.thought_signature;
+    if (signature === undefined && typeof sig === 'string' && sig !== '') signature = sig;
+  }
+  if (text === '' && signature === undefined) return undefined;
+  return signature !== undefined ? { text, signature, origin: 'gemini' } : { text, origin: 'gemini' };
 }
 
 /** Text and function calls of one candidate's parts, in order. */
@@ -134,10 +164,14 @@ export function parseUpstreamResponse(body: unknown): Result<CanonicalResponse> 
     if (typeof pf.blockReason === 'string') return ok({ ...base, content: [], finishReason: 'content_filter' });
     return fail('upstream_invalid', 'generateContent response has no candidates');
   }
-  const content = readParts(isObj(cand.content) ? cand.content.parts : undefined);
-  return ok({
+  const parts = isObj(cand.content) ? cand.content.parts : undefined;
+  const content = readParts(parts);
+  const res: CanonicalResponse = {
     ...base,
     content,
     finishReason: finishFromWire(cand.finishReason, content.some((p) => p.type === 'tool_call')),
-  });
+  };
+  const reasoning = readThought(parts);
+  if (reasoning) res.reasoning = reasoning;
+  return ok(res);
 }

@@ -8,7 +8,8 @@ import type { SseRecord, StreamDecoder, StreamEncoder, UsagePatch } from '../typ
 import { argsToObject, randomId, safeJson } from '../util.ts';
 import { isObj, type Obj } from '../validate.ts';
 import { errorBody } from './errors.ts';
-import { finishFromWire, finishToWire, readParts, responseId, usageToWire, usageFromWire } from './response.ts';
+import { signatureOut } from '../reasoning.ts';
+import { finishFromWire, finishToWire, readParts, readThought, responseId, usageToWire, usageFromWire } from './response.ts';
 
 interface PendingCall {
   id: string;
@@ -20,9 +21,16 @@ export function createStreamEncoder(req: CanonicalRequest): StreamEncoder {
   let id = randomId();
   let inputTokens = 0;
   let ended = false;
+  let thought = false;
+  /** A signature with no thought text to carry it rides on the next part sent. */
+  let pendingSignature: string | undefined;
   const calls = new Map<number, PendingCall>();
 
   const chunk = (parts: Obj[], finishReason?: string, usage?: Usage): string => {
+    if (pendingSignature !== undefined && parts.length > 0) {
+      parts[0] = { ...parts[0], thoughtSignature: pendingSignature };
+      pendingSignature = undefined;
+    }
     const cand: Obj = { content: { parts, role: 'model' } };
     if (finishReason !== undefined) cand.finishReason = finishReason;
     cand.index = 0;
@@ -52,9 +60,16 @@ export function createStreamEncoder(req: CanonicalRequest): StreamEncoder {
         case 'text_delta':
           return ev.text === '' ? '' : chunk([{ text: ev.text }]);
         case 'reasoning_delta':
-          return ev.text === '' ? '' : chunk([{ text: ev.text, thought: true }]);
-        case 'reasoning_signature':
+          if (ev.text === '') return '';
+          thought = true;
+          return chunk([{ text: ev.text, thought: true }]);
+        case 'reasoning_signature': {
+          const signature = signatureOut(ev, 'gemini');
+          if (signature === undefined) return '';
+          if (thought) return chunk([{ text: '', thought: true, thoughtSignature: signature }]);
+          pendingSignature = signature;
           return '';
+        }
         case 'tool_call_start':
           if (!calls.has(ev.index)) calls.set(ev.index, { id: ev.id, name: ev.name, args: '' });
           return '';
@@ -93,6 +108,8 @@ export function createStreamDecoder(): StreamDecoder {
   let finished = false;
   let nextIndex = 0;
   let textIndex: number | undefined;
+  let thoughtIndex: number | undefined;
+  let signed = false;
   let sawCall = false;
   let usage: Usage | undefined;
 
@@ -100,7 +117,12 @@ export function createStreamDecoder(): StreamDecoder {
     if (textIndex !== undefined) out.push({ type: 'block_end', index: textIndex });
     textIndex = undefined;
   };
+  const closeThought = (out: StreamEvent[]): void => {
+    if (thoughtIndex !== undefined) out.push({ type: 'block_end', index: thoughtIndex });
+    thoughtIndex = undefined;
+  };
   const finish = (out: StreamEvent[], reason: FinishReason): void => {
+    closeThought(out);
     closeText(out);
     finished = true;
     const ev: StreamEvent = { type: 'finish', finishReason: reason };
@@ -143,7 +165,23 @@ export function createStreamDecoder(): StreamDecoder {
         if (typeof pf.blockReason === 'string') finish(out, 'content_filter');
         return out;
       }
-      for (const p of readParts(isObj(cand.content) ? cand.content.parts : undefined)) {
+      const parts = isObj(cand.content) ? cand.content.parts : undefined;
+      const thought = readThought(parts);
+      if (thought && (thought.text !== '' || (!signed && thought.signature !== undefined))) {
+        // Thoughts come first, in their own block; the turn's one signature closes it.
+        if (thoughtIndex === undefined) {
+          closeText(out);
+          thoughtIndex = nextIndex++;
+        }
+        if (thought.text !== '') out.push({ type: 'reasoning_delta', index: thoughtIndex, text: thought.text });
+        if (!signed && thought.signature !== undefined) {
+          signed = true;
+          out.push({ type: 'reasoning_signature', index: thoughtIndex, signature: thought.signature, origin: 'gemini' });
+        }
+      }
+      const answer = readParts(parts);
+      if (answer.length > 0) closeThought(out);
+      for (const p of answer) {
         if (p.type === 'text') {
           if (textIndex === undefined) textIndex = nextIndex++;
           out.push({ type: 'text_delta', index: textIndex, text: p.text });

@@ -95,7 +95,7 @@ function parse(b: Obj): CanonicalRequest {
   if (n !== undefined && n > 1) req.candidates = n;
   // Reasoning models think before answering; this wire reports only the tokens spent.
   const effort = optStr(b.reasoning_effort, 'reasoning_effort');
-  if (effort !== undefined && effort !== 'none') req.reasoning = { visible: false };
+  if (effort !== undefined && effort !== 'none') req.reasoning = { visible: false, effort };
 
   const tools = optArr(b.tools, 'tools');
   // Tools the vendor runs itself (server tools) have no equivalent elsewhere: dropped (D19).

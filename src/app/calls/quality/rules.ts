@@ -1,12 +1,12 @@
 // Layer 3 feedback (D5, D12): derive suppression and escalation rules from the QA outcomes of the
 // last window, store each new rule set as a version with an append-only change log, and serve the
 // rules in force to Layers 1 and 2 from memory (refreshed in the background, never on the hot path).
-import { sql } from 'kysely';
-import type { Services } from '../../shared/services.ts';
+import type { Services } from '../../shared/index.ts';
 import { deriveRules, type ScoreStats } from '../../../core/quality/derive-rules.ts';
 import { LAYER3_RULES_VERSION, isRuleActive, type Layer3Rule } from '../../../core/routing/rules.ts';
 import { isModelClass } from '../../../core/model-class.ts';
 import { isTaskFamily } from '../../../core/routing/vocabulary.ts';
+import { insertRuleChanges, insertRuleset, latestRuleset, lockDerivation, scoreStatsSince } from './quality.repo.ts';
 
 /** Outcomes over this window feed each derivation. */
 export const STATS_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -27,7 +27,7 @@ export class RulesCache {
   }
 
   async refresh(): Promise<void> {
-    const row = await this.s.db.selectFrom('layer3_rulesets').select(['version', 'rules']).orderBy('version', 'desc').limit(1).executeTakeFirst();
+    const row = await latestRuleset(this.s.db);
     if (!row || row.version === this.version) return;
     this.version = row.version;
     this.rules = (row.rules as Layer3Rule[]).filter((r) => r.version === LAYER3_RULES_VERSION);
@@ -46,18 +46,10 @@ export class RulesCache {
 /** QA outcomes per (family, class, endpoint) over the window, from the scored call-log rows. */
 export async function loadScoreStats(s: Services, now: Date): Promise<{ stats: ScoreStats[]; calls: number }> {
   const since = new Date(now.getTime() - STATS_WINDOW_MS);
-  const rows = await sql<{ task_family: string; model_class: string; endpoint: string; attempts: bigint; below: bigint; escalations: bigint }>`
-    select task_family, model_class, provider_key || '/' || model_id || '@' || region as endpoint,
-           count(*) as attempts,
-           count(*) filter (where escalated or (qa->>'belowFloor')::boolean) as below,
-           count(*) filter (where escalated) as escalations
-      from call_logs
-     where created_at >= ${since} and status = 'succeeded' and qa is not null
-       and task_family is not null and model_class is not null and provider_key is not null
-     group by 1, 2, 3`.execute(s.db);
+  const rows = await scoreStatsSince(s.db, since);
   const stats: ScoreStats[] = [];
   let calls = 0;
-  for (const r of rows.rows) {
+  for (const r of rows) {
     if (!isTaskFamily(r.task_family) || !isModelClass(r.model_class)) continue;
     // Counts, not money: a window's attempts fit a number comfortably.
     const attempts = Number(r.attempts);
@@ -76,25 +68,19 @@ export async function deriveAndStore(s: Services): Promise<{ version: bigint; ad
   const now = s.clock.now();
   const { stats, calls } = await loadScoreStats(s, now);
   return s.db.transaction().execute(async (tx) => {
-    await sql`select pg_advisory_xact_lock(hashtextextended('layer3-derive', 0))`.execute(tx);
-    const prev = await tx.selectFrom('layer3_rulesets').select(['version', 'rules']).orderBy('version', 'desc').limit(1).executeTakeFirst();
+    await lockDerivation(tx);
+    const prev = await latestRuleset(tx);
     const previous = (prev?.rules as Layer3Rule[] | undefined) ?? [];
     const d = deriveRules(stats, now.getTime(), previous);
     if (d.added.length === 0 && d.removed.length === 0 && d.renewed.length === 0) return null;
     const version = (prev?.version ?? 0n) + 1n;
-    await tx
-      .insertInto('layer3_rulesets')
-      .values({ version, rules: JSON.stringify(d.rules), rules_version: d.version, stats_window_ms: BigInt(STATS_WINDOW_MS), calls_considered: BigInt(calls), created_at: now })
-      .execute();
+    await insertRuleset(tx, { version, rulesJson: JSON.stringify(d.rules), rulesVersion: d.version, statsWindowMs: BigInt(STATS_WINDOW_MS), callsConsidered: BigInt(calls), at: now });
     const changes = [
       ...d.added.map((r) => ({ change: 'added' as const, r })),
       ...d.removed.map((r) => ({ change: 'removed' as const, r })),
       ...d.renewed.map((r) => ({ change: 'renewed' as const, r })),
     ];
-    await tx
-      .insertInto('layer3_rule_changes')
-      .values(changes.map(({ change, r }) => ({ ruleset_version: version, change, rule_id: r.id, rule: JSON.stringify(r), reason: r.reason, created_at: now })))
-      .execute();
+    await insertRuleChanges(tx, version, changes.map(({ change, r }) => ({ change, ruleId: r.id, ruleJson: JSON.stringify(r), reason: r.reason })), now);
     return { version, added: d.added.length, removed: d.removed.length, renewed: d.renewed.length };
   });
 }

@@ -5,13 +5,13 @@
 // also asked, through the service itself (billed and ledgered like any call, on the channel
 // 'qa:judge', and never judged in turn). With the judge off (D5a) a non-streamed call's full score
 // is the inline check the call path computed: it is written by the settlement itself
-// (accounting.ts), so only streamed calls are left here.
-import { sql } from 'kysely';
-import type { Services } from '../../shared/services.ts';
+// (calls/settle.ts), so only streamed calls are left here.
+import type { Services } from '../../shared/index.ts';
 import type { CanonicalRequest, CanonicalResponse } from '../../../core/canonical/types.ts';
 import { inlineCheck, qaDocument, QA_METHOD_VERSION, type QaScore } from '../../../core/quality/index.ts';
-import { recordQaScores } from '../../money/wallet.ts';
+import { recordQaScores } from '../../money/index.ts';
 import { runCall } from '../pipeline.ts';
+import { asyncCommit, claimUnscored, type PendingScore } from './quality.repo.ts';
 
 export { QA_METHOD_VERSION };
 export const JUDGE_CHANNEL = 'qa:judge';
@@ -19,17 +19,7 @@ export const JUDGE_CHANNEL = 'qa:judge';
 const BATCH = 200;
 const JUDGE_BATCH = 20;
 
-interface Pending {
-  id: string;
-  tenant_id: string;
-  project_id: string;
-  key_id: string | null;
-  channel: string;
-  escalated: boolean;
-  request: unknown;
-  response: unknown;
-  quality_floor: string;
-}
+type Pending = PendingScore;
 
 const clamp = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : null);
 
@@ -120,22 +110,14 @@ export async function scoreOne(s: Services, p: Pending): Promise<Record<string, 
  */
 export async function scorePending(s: Services, limit = s.config.QA_JUDGE_ENABLED ? JUDGE_BATCH : BATCH): Promise<number> {
   return s.db.transaction().execute(async (tx) => {
-    const rows = await sql<Pending>`
-      select c.id, c.tenant_id, c.project_id, c.key_id, c.channel, c.escalated, o.request, o.response, p.quality_floor
-        from call_logs c
-        join learning_outbox o on o.call_id = c.id
-        join projects p on p.id = c.project_id
-       where c.qa_scored_at is null and c.status = 'succeeded'
-       order by c.created_at
-       limit ${limit}
-       for update of c skip locked`.execute(tx);
-    if (rows.rows.length === 0) return 0;
+    const rows = await claimUnscored(tx, limit);
+    if (rows.length === 0) return 0;
     // A score lost in a database crash leaves its call unscored, to be scored again: no disk wait.
-    await sql`set local synchronous_commit = off`.execute(tx);
+    await asyncCommit(tx);
     const scores = [];
     // One at a time: with the judge on, each score is a call through the service.
-    for (const p of rows.rows) scores.push({ tenantId: p.tenant_id, callId: p.id, qa: await scoreOne(s, p) });
+    for (const p of rows) scores.push({ tenantId: p.tenant_id, callId: p.id, qa: await scoreOne(s, p) });
     await recordQaScores(tx, s.clock.now(), scores);
-    return rows.rows.length;
+    return rows.length;
   });
 }

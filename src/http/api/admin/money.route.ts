@@ -3,7 +3,7 @@
 // {amountMicros, reason} refunds part or all of a sandbox top-up (REFUND). Both need a reason and
 // are written to the admin's security audit chain in the same transaction as the sealed entry.
 import { z } from 'zod';
-import { adjustWallet, refundSandboxTopup } from '../../../app/money/refunds.ts';
+import { adjustWallet, refundSandboxTopup } from '../../../app/money/index.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { envelope, idParams, microsString, nonNegativeMicros, ok, type RouteModule } from '../common.ts';
 

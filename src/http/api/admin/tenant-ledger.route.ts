@@ -1,5 +1,5 @@
 // Platform operators' ledger views (D2, D8): every column of any tenant's ledger, and its verify.
-import { listLedger, verifyLedger } from '../../../app/money/ledger-view.ts';
+import { listLedger, verifyLedger } from '../../../app/money/index.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { envelope, idParams, ok, pageOf, type RouteModule } from '../common.ts';
 import { adminEntry, filtersOf, ledgerQuery, toAdminEntry, verdict } from '../ledger/schemas.ts';

@@ -2,7 +2,7 @@
 // their attempts, and a summary of the last 24 hours. Platform admins only; read-only (replay is
 // the tenant admins' own action, D10a).
 import { z } from 'zod';
-import { deliverySummary, getAnyDelivery, listAllDeliveries } from '../../../app/events/admin-webhooks.repo.ts';
+import { deliverySummary, getAnyDelivery, listAllDeliveries } from '../../../app/events/index.ts';
 import { appError } from '../../../core/errors.ts';
 import { requireAuth } from '../../plugins/auth.ts';
 import { envelope, idParams, ok, pageOf, pageQuerySchema, type RouteModule } from '../common.ts';

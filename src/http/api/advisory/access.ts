@@ -1,9 +1,9 @@
 // Who may use the advisory endpoints (D14 tier 6): a service key of the project, or a signed-in user.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Services } from '../../../app/shared/services.ts';
-import type { Uploader } from '../../../app/connectors/advisory-import.ts';
-import type { ImportRecord } from '../../../app/connectors/advisory.repo.ts';
-import { getDefaultProjectId, getProject } from '../../../app/projects/projects.ts';
+import type { Services } from '../../../app/shared/index.ts';
+import type { Uploader } from '../../../app/connectors/index.ts';
+import type { ImportRecord } from '../../../app/connectors/index.ts';
+import { getDefaultProjectId, getProject } from '../../../app/projects/index.ts';
 import { appError } from '../../../core/errors.ts';
 import { authOf, bearer, requireAuth } from '../../plugins/auth.ts';
 import { rateLimitHeaders } from '../../plugins/rate-limit.ts';

@@ -2,7 +2,7 @@
 // page at a time. Malformed lines are in it too, with their reason. Amounts are wallet tokens
 // (1 token = 1 USD micro); savings columns are empty without a benchmark provider, never 0.
 import { Readable } from 'node:stream';
-import { allRows, findImport, type RowView } from '../../../app/connectors/advisory-report.ts';
+import { allRows, findImport, type RowView } from '../../../app/connectors/index.ts';
 import { idParams, type RouteModule } from '../common.ts';
 import { requireUserOrKey, tenantOf, visible } from './access.ts';
 

@@ -5,10 +5,10 @@
 // Auth: a service key of the project, or a signed-in member (token, PAT or session cookie).
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import { formatOf, receiveImport } from '../../../app/connectors/advisory-import.ts';
-import { getImport } from '../../../app/connectors/advisory.repo.ts';
-import { listImportSummaries, summaryOf } from '../../../app/connectors/advisory-report.ts';
-import { listImports } from '../../../app/connectors/advisory.repo.ts';
+import { formatOf, receiveImport } from '../../../app/connectors/index.ts';
+import { getImport } from '../../../app/connectors/index.ts';
+import { listImportSummaries, summaryOf } from '../../../app/connectors/index.ts';
+import { listImports } from '../../../app/connectors/index.ts';
 import { appError } from '../../../core/errors.ts';
 import { envelope, ok, type App, type RouteModule } from '../common.ts';
 import { importSummary } from './schemas.ts';

@@ -2,7 +2,7 @@
 // then totals, the breakdowns by task family and complexity, the malformed lines and a page of
 // rows (`limit`, `cursor` = the last line of the previous page; `only=malformed` for just those).
 import { z } from 'zod';
-import { findImport, importReport } from '../../../app/connectors/advisory-report.ts';
+import { findImport, importReport } from '../../../app/connectors/index.ts';
 import { withVersion } from '../insights/schemas.ts';
 import { envelope, idParams, ok, type RouteModule } from '../common.ts';
 import { report } from './schemas.ts';

@@ -8,9 +8,9 @@
 //        named ".../approve": no route may carry that verb (learning-plane lock 3, D15).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Services } from '../../../app/shared/services.ts';
-import { ACCESS_TTL_S } from '../../../app/identity/auth.ts';
-import { decideDeviceAuthorization, describeUserCode, pollDeviceToken, startDeviceAuthorization } from '../../../app/identity/device-auth.ts';
+import type { Services } from '../../../app/shared/index.ts';
+import { ACCESS_TTL_S } from '../../../app/identity/index.ts';
+import { decideDeviceAuthorization, describeUserCode, pollDeviceToken, startDeviceAuthorization } from '../../../app/identity/index.ts';
 import { appError } from '../../../core/errors.ts';
 import { authOf, metaOf, requireAuth } from '../../plugins/auth.ts';
 import { rateLimitHeaders } from '../../plugins/rate-limit.ts';

@@ -3,6 +3,7 @@
 // once; expiry after 15 minutes, denial, the same-origin rule on cookie approvals, revocation.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import OpenAI from 'openai';
 import { signupTenant, startTestServer, type TestServer } from '../../../../test/harness.ts';
 
 let srv: TestServer;
@@ -76,6 +77,67 @@ describe('device authorisation', () => {
     assert.equal(r2.status, 401);
     assert.equal(r2.body.code, 'session_revoked');
     assert.equal((await srv.api('GET', '/api/users/me', { token: r1.body.data.accessToken })).status, 401);
+  });
+
+  test('the service key a bridge session makes ends with the session: revoked on /security, or by refresh-token reuse', async () => {
+    const u = await signupTenant(srv, 'bkey');
+    const signIn = async (name: string) => {
+      const d = await start(name);
+      assert.equal((await srv.api('POST', '/api/auth/device/confirm', { token: u.accessToken, body: { userCode: d.userCode } })).status, 200);
+      tick(16);
+      const got = await poll(d.deviceCode);
+      assert.equal(got.status, 200, JSON.stringify(got.body));
+      return got.body.data as { accessToken: string; refreshToken: string; sessionId: string };
+    };
+    const newKey = async (token: string, name: string, endsWithSession = true) => {
+      const r = await srv.api('POST', '/api/keys', { token, body: { name, environment: 'production', ...(endsWithSession ? { endsWithSession } : {}) } });
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+      return r.body.data as { key: string; record: { id: string } };
+    };
+    const works = async (key: string) => {
+      try {
+        await new OpenAI({ baseURL: `${srv.url}/v1`, apiKey: key, maxRetries: 0 }).models.list();
+        return true;
+      } catch (e) {
+        if (e instanceof OpenAI.AuthenticationError) return false;
+        throw e;
+      }
+    };
+    const revokedAt = async (id: string) => ((await srv.api('GET', '/api/keys?limit=100', { token: u.accessToken })).body.data.items as Array<{ id: string; revokedAt: string | null }>).find((k) => k.id === id)?.revokedAt;
+
+    const desk = await signIn('Bridge desk');
+    const bridgeKey = await newKey(desk.accessToken, 'Desktop bridge (Bridge desk)');
+    const browserKey = await newKey(u.accessToken, 'Made in the browser', false);
+    // A device session that mints a key without asking to tie it (the browser extension, which
+    // ends its session once it has the key) keeps the key after the session ends.
+    const ext = await signIn('Browser extension');
+    const extKey = await newKey(ext.accessToken, 'Browser extension', false);
+    assert.equal((await srv.api('POST', '/api/auth/logout', { token: ext.accessToken })).status, 200);
+    assert.equal(await works(extKey.key), true, 'a key not tied to its session outlives it');
+    // Tying a key to a browser session is refused: only a device session can own one.
+    const tied = await srv.api('POST', '/api/keys', { token: u.accessToken, body: { name: 'tied', environment: 'production', endsWithSession: true } });
+    assert.equal(tied.status, 400, JSON.stringify(tied.body));
+    // Both work, and both now sit in the server's key cache.
+    assert.equal(await works(bridgeKey.key), true);
+    assert.equal(await works(browserKey.key), true);
+    assert.equal((await srv.api('DELETE', `/api/users/me/sessions/${desk.sessionId}`, { token: u.accessToken })).status, 200);
+    assert.equal(await works(bridgeKey.key), false, 'the bridge session’s key is refused at once');
+    assert.ok(await revokedAt(bridgeKey.record.id), 'and shows revoked on the keys page');
+    assert.equal(await works(browserKey.key), true, 'a key made in a browser session is not tied to it');
+    assert.equal(await revokedAt(browserKey.record.id), null);
+
+    // A session ended by refresh-token reuse takes its key along too.
+    const lap = await signIn('Bridge lap');
+    const lapKey = await newKey(lap.accessToken, 'Desktop bridge (Bridge lap)');
+    assert.equal(await works(lapKey.key), true);
+    assert.equal((await srv.api('POST', '/api/auth/refresh', { body: { refreshToken: lap.refreshToken } })).status, 200);
+    const reuse = await srv.api('POST', '/api/auth/refresh', { body: { refreshToken: lap.refreshToken } });
+    assert.equal(reuse.body.code, 'session_revoked');
+    assert.equal(await works(lapKey.key), false);
+
+    // Signing out in the browser ends the browser session only; its key stays.
+    assert.equal((await srv.api('POST', '/api/auth/logout', { token: u.accessToken })).status, 200);
+    assert.equal(await works(browserKey.key), true);
   });
 
   test('codes expire after 15 minutes, for the device and for the approval page', async () => {

@@ -2,8 +2,8 @@
 // result of spec §2; 10 attempts per minute per IP; lockout after 5 failures on an account.
 // Sets the session cookies of D13 for the web app.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { login } from '../../../app/identity/auth.ts';
-import type { Services } from '../../../app/shared/services.ts';
+import { login } from '../../../app/identity/index.ts';
+import type { Services } from '../../../app/shared/index.ts';
 import { appError } from '../../../core/errors.ts';
 import { metaOf, setSessionCookies } from '../../plugins/auth.ts';
 import { rateLimitHeaders } from '../../plugins/rate-limit.ts';

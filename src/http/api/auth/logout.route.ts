@@ -1,6 +1,6 @@
 // POST /api/auth/logout: ends the current session; its refresh token dies with it, and both
 // session cookies are cleared.
-import { logout } from '../../../app/identity/auth.ts';
+import { logout } from '../../../app/identity/index.ts';
 import { authOf, clearSessionCookies, metaOf, requireAuth } from '../../plugins/auth.ts';
 import { emptyData, ok, type RouteModule } from '../common.ts';
 

@@ -1,7 +1,7 @@
 // POST /api/auth/password/forgot {email} (always 200, D13) and POST /api/auth/password/reset
 // {token, password} (single-use link; every session of the user ends). Both share the per-address
 // sign-in limit, so neither can be used to flood a mailbox or guess link tokens.
-import { requestPasswordReset, resetPassword } from '../../../app/identity/password.ts';
+import { requestPasswordReset, resetPassword } from '../../../app/identity/index.ts';
 import { metaOf } from '../../plugins/auth.ts';
 import { emptyData, ok, type RouteModule } from '../common.ts';
 import { forgotPasswordBody, resetPasswordBody } from './schemas.ts';

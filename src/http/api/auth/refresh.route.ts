@@ -2,7 +2,7 @@
 // detection; a reused refresh token revokes its whole session. Without a refreshToken in the body
 // the web app's httpOnly refresh cookie is used (D13), under the same-origin check of any
 // cookie-authenticated write; the new pair is set in the cookies either way.
-import { refresh } from '../../../app/identity/auth.ts';
+import { refresh } from '../../../app/identity/index.ts';
 import { appError } from '../../../core/errors.ts';
 import { REFRESH_COOKIE, assertSameOrigin, metaOf, setSessionCookies } from '../../plugins/auth.ts';
 import { envelope, ok, type RouteModule } from '../common.ts';

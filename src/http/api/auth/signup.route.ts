@@ -1,5 +1,5 @@
 // POST /api/auth/signup (D2): a tenant, its owner, its wallet and a default project in one go.
-import { signup } from '../../../app/identity/auth.ts';
+import { signup } from '../../../app/identity/index.ts';
 import { metaOf, setSessionCookies } from '../../plugins/auth.ts';
 import { envelope, ok, type RouteModule } from '../common.ts';
 import { loginResult, signupBody } from './schemas.ts';

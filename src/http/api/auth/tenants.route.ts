@@ -1,8 +1,8 @@
 // GET /api/auth/tenants (the signed-in user's memberships) and POST /api/auth/switch {tenantId}
 // (D13): a new token pair for another membership, in the same session.
-import { listMyTenants, switchTenant } from '../../../app/identity/tenants.ts';
+import { listMyTenants, switchTenant } from '../../../app/identity/index.ts';
 import { authOf, metaOf, requireAuth, setSessionCookies } from '../../plugins/auth.ts';
-import { pageList } from '../../../app/shared/pagination.ts';
+import { pageList } from '../../../app/shared/index.ts';
 import { envelope, ok, pageQuerySchema, type RouteModule } from '../common.ts';
 import { switchBody, switchResult, tenantsList } from './schemas.ts';
 

@@ -3,7 +3,7 @@
 // /api/auth/verify-email?token= does the same for links sent before the page existed.
 import { z } from 'zod';
 import { verifyEmailBody } from './schemas.ts';
-import { sendVerificationEmail, verifyEmail } from '../../../app/identity/users.ts';
+import { sendVerificationEmail, verifyEmail } from '../../../app/identity/index.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { emptyData, envelope, ok, type RouteModule } from '../common.ts';
 import { profile } from '../users/schemas.ts';

@@ -1,6 +1,6 @@
 // GET/PATCH /api/tenant/baseline: the tenant's benchmark provider (D7). Reading: any member;
 // changing: admins and owners. A change applies to new calls only.
-import { getBaseline, setBaseline } from '../../../app/money/baseline.ts';
+import { getBaseline, setBaseline } from '../../../app/money/index.ts';
 import { baseline, baselinePatchBody as patchBody } from './schemas.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { envelope, ok, type RouteModule } from '../common.ts';

@@ -4,7 +4,7 @@
 // checkout id is an unguessable 24-character token.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { confirmSandboxCheckout, getSandboxCheckout } from '../../../app/money/topups.ts';
+import { confirmSandboxCheckout, getSandboxCheckout } from '../../../app/money/index.ts';
 import { formatUsd2 } from '../../../core/money.ts';
 import { appError } from '../../../core/errors.ts';
 import { SANDBOX_CHECKOUT_PATH, sandboxSavedMethod } from '../../../infra/payments/sandbox.ts';

@@ -2,7 +2,7 @@
 // stripe.webhooks.constructEvent over the exact raw bytes, so this scope keeps JSON bodies raw.
 // Public by design; the signature is the authentication. Replays are acknowledged and ignored.
 import { z } from 'zod';
-import { handleProcessorEvent } from '../../../app/money/topups.ts';
+import { handleProcessorEvent } from '../../../app/money/index.ts';
 import { appError } from '../../../core/errors.ts';
 import { WebhookSignatureError } from '../../../infra/payments/processor.ts';
 import { envelope, ok, type App, type RouteModule } from '../common.ts';

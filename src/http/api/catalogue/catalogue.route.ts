@@ -3,7 +3,7 @@
 // with setup snippets, and the MCP server's tools as the server itself lists them). Any member.
 import { marketplace } from '../../../core/pricing/catalogue.ts';
 import { BRANDS } from '../../../core/providers.ts';
-import { toolCatalogue, type McpToolInfo } from '../../../app/connectors/tools-catalogue.ts';
+import { toolCatalogue, type McpToolInfo } from '../../../app/connectors/index.ts';
 import { createMcpServer } from '../../../connectors/mcp/server.ts';
 import type { ServiceClient } from '../../../connectors/mcp/service-client.ts';
 import { requireAuth } from '../../plugins/auth.ts';

@@ -4,15 +4,15 @@
 //   POST /api/connector/heartbeat         the connector is alive (tile status); who the key is
 //   GET  /api/connector/wallet            balance, reserved, available, runway
 //   GET  /api/connector/savings?window=   7 | 30 | 90 days, locked vocabulary
-//   GET  /api/connector/activity?limit=   the key's project, newest first
+//   GET  /api/connector/activity?limit=&cursor=   the key's project, newest first (D9 pages)
 //   GET  /api/connector/today?channel=    today's calls and tokens saved of the key's project (extension popup)
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Services } from '../../../app/shared/services.ts';
-import type { KeyPrincipal } from '../../../app/identity/keys.ts';
-import { CHANNELS } from '../../../app/events/events.ts';
-import { connectorActivity, connectorSavings, connectorToday, connectorWallet, keyIdentity } from '../../../app/connectors/connector-views.ts';
-import { connectorSeen } from '../../../app/connectors/integrations.ts';
+import type { Services } from '../../../app/shared/index.ts';
+import type { KeyPrincipal } from '../../../app/identity/index.ts';
+import { CHANNELS } from '../../../app/events/index.ts';
+import { connectorActivity, connectorSavings, connectorToday, connectorWallet, keyIdentity } from '../../../app/connectors/index.ts';
+import { connectorSeen } from '../../../app/connectors/index.ts';
 import { appError } from '../../../core/errors.ts';
 import { rateLimitHeaders } from '../../plugins/rate-limit.ts';
 import { presentedChannel, presentedKey } from '../../proxy/scope.ts';
@@ -95,8 +95,14 @@ const route: RouteModule = (app, s) => {
   );
   app.get(
     '/api/connector/activity',
-    { schema: { querystring: z.strictObject({ limit: z.coerce.number().int().min(1).max(50).default(10) }), response: { 200: envelope(z.object({ items: z.array(activityItem) })) } }, onRequest: requireKey(s) },
-    async (req) => ok({ items: await connectorActivity(s, principal(req), req.query.limit) }),
+    {
+      schema: {
+        querystring: z.strictObject({ limit: z.coerce.number().int().min(1).max(50).default(10), cursor: z.string().max(512).optional() }),
+        response: { 200: envelope(z.object({ items: z.array(activityItem), nextCursor: z.string().nullable() })) },
+      },
+      onRequest: requireKey(s),
+    },
+    async (req) => ok(await connectorActivity(s, principal(req), req.query)),
   );
   app.get(
     '/api/connector/today',

@@ -1,7 +1,7 @@
 // POST /api/copy-paste {projectId, prompt, system?} (D13, tier 5): a routed call on channel
 // `copy-paste`, billed and ledgered like any other (app/connectors/copy-paste.ts). Members and up:
 // it spends the wallet. The tenant's per-minute limit of the chat surface applies, as on the proxy.
-import { copyPaste } from '../../../app/connectors/copy-paste.ts';
+import { copyPaste } from '../../../app/connectors/index.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { rateLimit } from '../../proxy/scope.ts';
 import { envelope, ok, type RouteModule } from '../common.ts';

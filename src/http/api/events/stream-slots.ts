@@ -3,8 +3,8 @@
 // admits at most SSE_MAX_STREAMS_PER_USER streams per user and SSE_MAX_STREAMS_PER_TENANT per
 // tenant (defaults 20 and 200); the next one is answered 429 with Retry-After. The count is per
 // replica because what it protects (sockets, memory, timers) is per process.
-import { mapPerServices, type Services } from '../../../app/shared/services.ts';
-import type { AuthContext } from '../../../app/identity/auth.ts';
+import { mapPerServices, type Services } from '../../../app/shared/index.ts';
+import type { AuthContext } from '../../../app/identity/index.ts';
 import { appError } from '../../../core/errors.ts';
 
 /** Seconds a refused client should wait: streams free up as soon as another one closes. */

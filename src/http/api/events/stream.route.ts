@@ -4,7 +4,7 @@
 // Resume with the Last-Event-ID header, or `?lastEventId=` for EventSource polyfills. Open streams
 // are capped per user and per tenant (stream-slots.ts): 429 with Retry-After beyond the cap.
 import { z } from 'zod';
-import { getProject } from '../../../app/projects/projects.ts';
+import { getProject } from '../../../app/projects/index.ts';
 import { appError } from '../../../core/errors.ts';
 import { ACCESS_COOKIE, authOf, bearer, requireAuth } from '../../plugins/auth.ts';
 import { idParams, type RouteModule } from '../common.ts';

@@ -9,10 +9,10 @@
 // project for three heartbeats at a time; joining and leaving emit presence.heartbeat.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Services } from '../../../app/shared/services.ts';
-import type { AuthContext } from '../../../app/identity/auth.ts';
-import { authenticate } from '../../../app/identity/auth.ts';
-import { emitEvent } from '../../../app/events/events.ts';
+import type { Services } from '../../../app/shared/index.ts';
+import type { AuthContext } from '../../../app/identity/index.ts';
+import { authenticate } from '../../../app/identity/index.ts';
+import { emitEvent } from '../../../app/events/index.ts';
 import type { BusMessage } from '../../../infra/bus/bus.ts';
 import { encodeSse, encodeSseComment } from '../../../wire/sse.ts';
 

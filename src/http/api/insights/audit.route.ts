@@ -1,6 +1,6 @@
 // GET /api/tenant/insights/audit: decision summaries, the Layer 3 change log and the export log.
 import { z } from 'zod';
-import { auditInsights } from '../../../app/insights/audit-insights.ts';
+import { auditInsights } from '../../../app/insights/index.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { versioned, withVersion } from './schemas.ts';
 import { envelope, ok, type RouteModule } from '../common.ts';

@@ -1,6 +1,6 @@
 // GET /api/tenant/insights/savings?window=7|30|90: per-day service burn vs <Provider>-equivalent burn.
 import { z } from 'zod';
-import { savingsSeries as build } from '../../../app/insights/insights-views.ts';
+import { savingsSeries as build } from '../../../app/insights/index.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { envelope, ok, type RouteModule } from '../common.ts';
 import { savingsSeries, versioned, withVersion } from './schemas.ts';

@@ -1,8 +1,8 @@
 // GET /api/tenant/insights/summary?period=today|yesterday|wtd|mtd|custom&from=&to= : the /summary
 // screen's numbers (the same ones the digest e-mails), in the caller's time zone.
 import { z } from 'zod';
-import { getSummary, SUMMARY_PERIODS } from '../../../app/insights/insights.ts';
-import { digestPreview } from '../../../app/insights/digests.ts';
+import { getSummary, SUMMARY_PERIODS } from '../../../app/insights/index.ts';
+import { digestPreview } from '../../../app/insights/index.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { versioned, withVersion } from './schemas.ts';
 import { envelope, ok, type RouteModule } from '../common.ts';

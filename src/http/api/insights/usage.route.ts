@@ -1,5 +1,5 @@
 // GET /api/tenant/insights/usage: rollups per task family, per project and per hour (spec §4).
-import { usageRollups } from '../../../app/insights/insights-views.ts';
+import { usageRollups } from '../../../app/insights/index.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { envelope, ok, type RouteModule } from '../common.ts';
 import { usage, versioned, withVersion } from './schemas.ts';

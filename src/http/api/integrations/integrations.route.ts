@@ -1,10 +1,10 @@
-// GET /api/projects/:id/integrations (tiles), POST /api/projects/:id/integrations/:tool/test (the
+// GET /api/projects/:id/integrations (tiles, D9 pages in catalogue order), POST /api/projects/:id/integrations/:tool/test (the
 // end-to-end connection test), DELETE /api/projects/:id/integrations/:tool (disconnect).
 import { z } from 'zod';
-import { listIntegrations, removeIntegration, testConnection, TOOL_IDS } from '../../../app/connectors/integrations.ts';
+import { listIntegrations, removeIntegration, testConnection, TOOL_IDS } from '../../../app/connectors/index.ts';
 import { authOf, metaOf, requireAuth } from '../../plugins/auth.ts';
 import { mcpProbe } from './mcp-probe.ts';
-import { emptyData, envelope, ok, type RouteModule } from '../common.ts';
+import { emptyData, envelope, ok, pageOf, pageQuerySchema, type RouteModule } from '../common.ts';
 
 const toolParams = z.strictObject({ id: z.uuid({ message: 'must be a UUID' }), tool: z.enum(TOOL_IDS) });
 const tile = z.object({ tool: z.string(), name: z.string(), tier: z.number().int(), status: z.enum(['connected', 'disconnected', 'not configured']), lastSeenAt: z.string().nullable() });
@@ -21,8 +21,8 @@ const result = z.object({
 const route: RouteModule = (app, s) => {
   app.get(
     '/api/projects/:id/integrations',
-    { schema: { params: z.strictObject({ id: z.uuid() }), response: { 200: envelope(z.object({ items: z.array(tile) })) } }, onRequest: requireAuth(s) },
-    async (req) => ok({ items: await listIntegrations(s, authOf(req).tenantId, req.params.id) }),
+    { schema: { params: z.strictObject({ id: z.uuid() }), querystring: pageQuerySchema, response: { 200: envelope(pageOf(tile)) } }, onRequest: requireAuth(s) },
+    async (req) => ok(await listIntegrations(s, authOf(req).tenantId, req.params.id, req.query)),
   );
   app.post('/api/projects/:id/integrations/:tool/test', { schema: { params: toolParams, response: { 200: envelope(result) } }, onRequest: requireAuth(s, { role: 'member' }) }, async (req) => {
     const ctx = authOf(req);

@@ -5,9 +5,9 @@
 // key never speaks for the tile (the tile's evidence is the passed test itself).
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
-import type { Services } from '../../../app/shared/services.ts';
-import { audit } from '../../../app/identity/audit.ts';
-import { createKey, revokeKey } from '../../../app/identity/keys.ts';
+import type { Services } from '../../../app/shared/index.ts';
+import { audit } from '../../../app/identity/index.ts';
+import { createKey, revokeKey } from '../../../app/identity/index.ts';
 import { appError } from '../../../core/errors.ts';
 import { createMcpServer } from '../../../connectors/mcp/server.ts';
 import { ServiceClient } from '../../../connectors/mcp/service-client.ts';

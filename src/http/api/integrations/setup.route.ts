@@ -2,11 +2,11 @@
 // It creates a fresh key for the project and environment (admins, as POST /api/keys; audited)
 // and returns the wizard's steps with this deployment's URL and that key in every snippet.
 import { z } from 'zod';
-import { audit } from '../../../app/identity/audit.ts';
-import { createKey } from '../../../app/identity/keys.ts';
-import { getProject } from '../../../app/projects/projects.ts';
-import { TOOLS } from '../../../app/connectors/integrations.ts';
-import { WIZARD_TOOLS, wizardSteps } from '../../../app/connectors/setup-wizard.ts';
+import { audit } from '../../../app/identity/index.ts';
+import { createKey } from '../../../app/identity/index.ts';
+import { getProject } from '../../../app/projects/index.ts';
+import { TOOLS } from '../../../app/connectors/index.ts';
+import { WIZARD_TOOLS, wizardSteps } from '../../../app/connectors/index.ts';
 import { authOf, metaOf, requireAuth } from '../../plugins/auth.ts';
 import { envelope, ok, type RouteModule } from '../common.ts';
 

@@ -1,7 +1,7 @@
 // GET /api/tenant/invoices (paginated, newest first) and GET /api/tenant/invoices/:id/pdf (D11).
 // Any member reads. The PDF route answers application/pdf bytes, so it has no JSON response schema.
 import { z } from 'zod';
-import { invoicePdf, listInvoices } from '../../../app/money/invoices.ts';
+import { invoicePdf, listInvoices } from '../../../app/money/index.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { envelope, idParams, microsString, ok, pageOf, pageQuerySchema, type RouteModule } from '../common.ts';
 

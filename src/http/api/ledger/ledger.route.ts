@@ -1,6 +1,6 @@
 // GET /api/tenant/ledger (D9 filters, cursor pages, running balance) and
 // GET /api/tenant/ledger/verify (HMAC recomputed over the whole chain, D8). Any member reads.
-import { listLedger, verifyLedger } from '../../../app/money/ledger-view.ts';
+import { listLedger, verifyLedger } from '../../../app/money/index.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { envelope, ok, pageOf, type RouteModule } from '../common.ts';
 import { customerEntry, filtersOf, ledgerQuery, toCustomerEntry, verdict } from './schemas.ts';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { CUSTOMER_LABELS } from '../../../core/ledger/payload.ts';
-import { LEDGER_EVENT_TYPES, type LedgerFilters, type LedgerRow } from '../../../app/money/ledger-view.ts';
-import type { LedgerEventType } from '../../../app/money/ledger.ts';
+import { LEDGER_EVENT_TYPES, type LedgerFilters, type LedgerRow } from '../../../app/money/index.ts';
+import type { LedgerEventType } from '../../../app/money/index.ts';
 import { microsString, pageQuerySchema } from '../common.ts';
-import { MAX_BIGINT } from '../../../app/shared/pagination.ts';
+import { MAX_BIGINT } from '../../../app/shared/index.ts';
 
 const byLabel = new Map<string, LedgerEventType>(Object.entries(CUSTOMER_LABELS).map(([code, label]) => [label.toLowerCase(), code as LedgerEventType]));
 

@@ -2,10 +2,10 @@
 // GET /api/members/invites, DELETE /api/members/invites/:id (owners and admins);
 // GET /api/members/invites/preview?token= and POST /api/members/invites/accept {token, ...}
 // for whoever holds the e-mailed link, signed in or not.
-import { acceptInvite, createInvite, listInvites, previewInvite, revokeInvite } from '../../../app/identity/invites.ts';
+import { acceptInvite, createInvite, listInvites, previewInvite, revokeInvite } from '../../../app/identity/index.ts';
 import { authOf, metaOf, optionalAuth, requireAuth, setSessionCookies } from '../../plugins/auth.ts';
 import { loginRateLimit } from '../auth/login.route.ts';
-import { pageList } from '../../../app/shared/pagination.ts';
+import { pageList } from '../../../app/shared/index.ts';
 import { emptyData, envelope, idParams, ok, pageOf, pageQuerySchema, type RouteModule } from '../common.ts';
 import { acceptInviteBody, acceptResult, invite, inviteBody, invitePreview, invitePreviewQuery } from './schemas.ts';
 

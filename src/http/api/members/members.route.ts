@@ -2,10 +2,10 @@
 // (owners/admins; see app/identity/members.ts). POST /api/members {email, role} no longer adds a
 // registered user without consent (issue 22 item 7): it sends an invitation, exactly like
 // POST /api/members/invites (members/invites.route.ts), and answers with it.
-import { createInvite } from '../../../app/identity/invites.ts';
-import { changeRole, listMembers, removeMember } from '../../../app/identity/members.ts';
+import { createInvite } from '../../../app/identity/index.ts';
+import { changeRole, listMembers, removeMember } from '../../../app/identity/index.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
-import { pageList } from '../../../app/shared/pagination.ts';
+import { pageList } from '../../../app/shared/index.ts';
 import { emptyData, envelope, idParams, ok, pageOf, pageQuerySchema, type RouteModule } from '../common.ts';
 import { invite, inviteBody, member, memberRolePatch } from './schemas.ts';
 

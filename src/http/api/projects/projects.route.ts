@@ -1,7 +1,7 @@
 // Projects (D4): GET/POST /api/projects, GET/PATCH/DELETE /api/projects/:id. Reading needs any
 // role; changing needs admin.
-import { createProject, deleteProject, getProject, listProjects, updateProject } from '../../../app/projects/projects.ts';
-import { invalidateCallContext } from '../../../app/money/wallet.ts';
+import { createProject, deleteProject, getProject, listProjects, updateProject } from '../../../app/projects/index.ts';
+import { invalidateCallContext } from '../../../app/money/index.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { emptyData, envelope, idParams, ok, pageOf, pageQuerySchema, type RouteModule } from '../common.ts';
 import { createProjectBody, patchProjectBody, project } from './schemas.ts';

@@ -1,5 +1,5 @@
 // GET /api/tenant (any member) and PATCH /api/tenant {name} (admins and owners), D13.
-import { getTenant, renameTenant } from '../../../app/identity/tenants.ts';
+import { getTenant, renameTenant } from '../../../app/identity/index.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { envelope, ok, type RouteModule } from '../common.ts';
 import { tenant, tenantPatch } from './schemas.ts';

@@ -1,6 +1,6 @@
 // GET /api/users/me/audit (the tamper-evident security log, D2) and /api/users/me/audit/verify.
 import { auditEntry, auditVerdict } from './schemas.ts';
-import { listAudit, verifyAudit } from '../../../app/identity/audit.ts';
+import { listAudit, verifyAudit } from '../../../app/identity/index.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { envelope, ok, pageOf, pageQuerySchema, type RouteModule } from '../common.ts';
 

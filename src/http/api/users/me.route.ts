@@ -1,5 +1,5 @@
 // GET and PATCH /api/users/me: the profile of spec §2, patched with the UI's own schema.
-import { getProfile, updateProfile } from '../../../app/identity/users.ts';
+import { getProfile, updateProfile } from '../../../app/identity/index.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { envelope, ok, type RouteModule } from '../common.ts';
 import { profile, profilePatchSchema } from './schemas.ts';

@@ -3,8 +3,8 @@
 // POST /api/users/me/notifications/test sends a test alert on the chosen channel, and
 // GET /api/users/me/notifications/deliveries lists the user's alert-webhook deliveries with their
 // attempts (replayed through POST /api/webhooks/deliveries/:id/replay, D10a).
-import { getNotificationSettings, updateNotificationSettings } from '../../../app/events/notifications.ts';
-import { listAlertDeliveries, sendTestAlert } from '../../../app/events/alert-test.ts';
+import { getNotificationSettings, updateNotificationSettings } from '../../../app/events/index.ts';
+import { listAlertDeliveries, sendTestAlert } from '../../../app/events/index.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { envelope, ok, pageOf, pageQuerySchema, type RouteModule } from '../common.ts';
 import { alertDelivery, notificationPatch, notificationSettings, testAlertResult } from './schemas.ts';

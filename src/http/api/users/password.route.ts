@@ -1,7 +1,7 @@
 // POST /api/users/me/password {currentPassword, newPassword} (D13): every other session of the user
 // ends; the one that made the change stays signed in. Wrong current passwords count toward the
 // account lockout like failed logins.
-import { changePassword } from '../../../app/identity/password.ts';
+import { changePassword } from '../../../app/identity/index.ts';
 import { authOf, metaOf, requireAuth } from '../../plugins/auth.ts';
 import { loginRateLimit } from '../auth/login.route.ts';
 import { emptyData, ok, type RouteModule } from '../common.ts';

@@ -1,9 +1,9 @@
 // GET /api/users/me/sessions and DELETE /api/users/me/sessions/:id (refresh token dead at once).
 import { z } from 'zod';
 import { session } from './schemas.ts';
-import { listSessions, revokeSession } from '../../../app/identity/auth.ts';
+import { listSessions, revokeSession } from '../../../app/identity/index.ts';
 import { authOf, metaOf, requireAuth } from '../../plugins/auth.ts';
-import { pageList } from '../../../app/shared/pagination.ts';
+import { pageList } from '../../../app/shared/index.ts';
 import { emptyData, envelope, idParams, ok, pageOf, pageQuerySchema, type RouteModule } from '../common.ts';
 
 const route: RouteModule = (app, s) => {

@@ -1,9 +1,9 @@
 // Personal access tokens (D2): POST returns the token once; GET lists; DELETE revokes.
 import { z } from 'zod';
 import { pat, patCreateBody, patCreated } from './schemas.ts';
-import { createPat, listPats, revokePat } from '../../../app/identity/auth.ts';
+import { createPat, listPats, revokePat } from '../../../app/identity/index.ts';
 import { authOf, metaOf, requireAuth } from '../../plugins/auth.ts';
-import { pageList } from '../../../app/shared/pagination.ts';
+import { pageList } from '../../../app/shared/index.ts';
 import { emptyData, envelope, idParams, ok, pageOf, pageQuerySchema, type RouteModule } from '../common.ts';
 
 const route: RouteModule = (app, s) => {

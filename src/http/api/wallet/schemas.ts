@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TOPUP_MAX_MICROS, TOPUP_MIN_MICROS, isWholeCents } from '../../../core/money.ts';
-import type { WalletView } from '../../../app/money/wallet-view.ts';
+import type { WalletView } from '../../../app/money/index.ts';
 import { microsString, nonNegativeMicros } from '../common.ts';
 
 // D8a: the spec's names (balance, reserved, debited, runway), each amount an integer string of

@@ -1,6 +1,6 @@
 // POST /api/tenant/wallet/topup {amountMicros} → {checkoutId, checkoutUrl} (D11). Admins and
 // owners only. The wallet is credited later, when the processor confirms the payment.
-import { startTopup } from '../../../app/money/topups.ts';
+import { startTopup } from '../../../app/money/index.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { envelope, ok, type RouteModule } from '../common.ts';
 import { topupBody, topupResult } from './schemas.ts';

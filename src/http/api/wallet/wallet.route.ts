@@ -1,6 +1,6 @@
 // GET /api/tenant/wallet (any member) and the auto-top-up rule: PUT/DELETE
 // /api/tenant/wallet/auto-topup (admins and owners: it moves money).
-import { clearAutoTopup, getWalletView, setAutoTopup } from '../../../app/money/wallet-view.ts';
+import { clearAutoTopup, getWalletView, setAutoTopup } from '../../../app/money/index.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { envelope, ok, type RouteModule } from '../common.ts';
 import { autoTopupBody, toWalletJson, wallet } from './schemas.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_TYPES, type EventType } from '../../../app/events/events.ts';
+import { EVENT_TYPES, type EventType } from '../../../app/events/index.ts';
 
 export const eventTypeSchema = z.enum(EVENT_TYPES as [EventType, ...EventType[]]);
 

@@ -10,8 +10,8 @@ import {
   listWebhooks,
   rotateWebhookSecret,
   updateWebhook,
-} from '../../../app/events/webhooks.ts';
-import { replayAnyDelivery } from '../../../app/events/alert-test.ts';
+} from '../../../app/events/index.ts';
+import { replayAnyDelivery } from '../../../app/events/index.ts';
 import { authOf, requireAuth } from '../../plugins/auth.ts';
 import { emptyData, envelope, idParams, ok, pageOf, pageQuerySchema, type RouteModule } from '../common.ts';
 import { createWebhookBody, delivery, deliveryDetail, patchWebhookBody, webhook, webhookWithSecret, withSecret } from './schemas.ts';

@@ -1,7 +1,8 @@
 // Responses API requests (D19), both directions. `input` is a string or a list of items: messages
 // (user, assistant, and system/developer, whose text joins `instructions` as the system text),
-// function calls and their outputs (canonical tool turns), and reasoning items, which are the
-// model's scratch work and are dropped like thinking blocks. Hosted tools (web search, file
+// function calls and their outputs (canonical tool turns), and reasoning items (canonical reasoning
+// parts: their encrypted_content goes back only to a Responses API provider, wire/reasoning.ts).
+// Hosted tools (web search, file
 // search, code interpreter, namespaces…) have no canonical equivalent and are dropped; a custom
 // (free-form) tool becomes a function taking one string `input`.
 import type {
@@ -14,8 +15,9 @@ import type {
   ToolDef,
 } from '../../../core/canonical/types.ts';
 import type { ParseContext, UpstreamOptions, UpstreamRequest } from '../../types.ts';
+import { reasoningPart, signatureFor } from '../../reasoning.ts';
 import { imageFromUrl, imageToUrl, pushMerged } from '../../util.ts';
-import { arr, bad, guard, isObj, num, obj, oneOf, optBool, optNum, optObj, optStr, str, type Obj } from '../../validate.ts';
+import { arr, bad, guard, isObj, num, obj, oneOf, optArr, optBool, optNum, optObj, optStr, str, type Obj } from '../../validate.ts';
 
 export const RESPONSES_PATH = '/v1/responses';
 
@@ -99,23 +101,45 @@ function parse(b: Obj, ctx?: ParseContext): CanonicalRequest {
             ],
           });
           return;
+        case 'reasoning': {
+          // The model's earlier reasoning, as Codex sends it back: its summary (or raw reasoning
+          // text) and its encrypted_content, which only a Responses API provider can read.
+          const texts = [...(optArr(it.summary, `${at}.summary`) ?? []), ...(optArr(it.content, `${at}.content`) ?? [])].map((x, j) => {
+            const o = obj(x, `${at}.summary[${j}]`);
+            return typeof o.text === 'string' ? o.text : '';
+          });
+          const part = reasoningPart(texts.filter((t) => t !== '').join('\n\n'), optStr(it.encrypted_content, `${at}.encrypted_content`), 'responses');
+          if (part.text !== '' || part.signature !== undefined) push({ role: 'assistant', content: [part] });
+          return;
+        }
         case 'function_call_output':
         case 'custom_tool_call_output':
           push({ role: 'tool', content: [{ type: 'tool_result', toolCallId: str(it.call_id, `${at}.call_id`), content: textOfParts(it.output, `${at}.output`) }] });
           return;
         default:
-          // `reasoning`, `compaction` (the model's scratch work), `item_reference`, hosted-tool
-          // calls and their outputs: nothing here runs or stores them, dropped (D19).
+          // `compaction` (a vendor's encrypted summary of earlier turns), `item_reference`,
+          // hosted-tool calls and their outputs: nothing here runs or stores them, dropped (D19).
           return;
       }
     });
   }
-  if (!messages.some((m) => m.role === 'user' || m.role === 'tool')) bad('input', 'at least one user message or tool output');
+  // A user message with no content parts gives the model nothing either (hostile-input found one
+  // reaching the upstream and leaving a call-log row behind its 400).
+  if (!messages.some((m) => (m.role === 'user' && m.content.length > 0) || m.role === 'tool')) {
+    bad(
+      'input',
+      'at least one user message or function call output (item_reference, compaction and hosted-tool items are not kept here, and reasoning or assistant items alone leave the model nothing to answer; send the items themselves, or continue a stored response with previous_response_id)',
+    );
+  }
 
   const req: CanonicalRequest = { shape: 'openai', model, messages, stream: optBool(b.stream, 'stream') ?? false };
   if (system.length > 0) req.system = system.join('\n\n');
   const reasoning = optObj(b.reasoning, 'reasoning');
-  if (reasoning && reasoning.effort !== 'none') req.reasoning = { visible: typeof reasoning.summary === 'string' };
+  if (reasoning && reasoning.effort !== 'none') {
+    req.reasoning = { visible: typeof reasoning.summary === 'string' };
+    const effort = optStr(reasoning.effort, 'reasoning.effort');
+    if (effort !== undefined) req.reasoning.effort = effort;
+  }
   const maxTokens = optNum(b.max_output_tokens, 'max_output_tokens', { int: true, min: 1 });
   if (maxTokens !== undefined) req.maxTokens = maxTokens;
   const temperature = optNum(b.temperature, 'temperature', { min: 0, max: 2 });
@@ -184,7 +208,14 @@ export function buildUpstreamRequest(req: CanonicalRequest, upstreamModel: strin
     }
     const parts: Obj[] = [];
     for (const p of m.content) {
-      if (p.type === 'text') parts.push({ type: m.role === 'assistant' ? 'output_text' : 'input_text', text: p.text });
+      if (p.type === 'reasoning') {
+        // Only this wire's own encrypted reasoning goes back (without an id: nothing is stored
+        // upstream, store is false); other reasoning cannot be read by this vendor.
+        const encrypted = signatureFor(p, 'responses');
+        if (encrypted === undefined) continue;
+        if (parts.length > 0) input.push({ type: 'message', role: m.role, content: parts.splice(0) });
+        input.push({ type: 'reasoning', summary: p.text === '' ? [] : [{ type: 'summary_text', text: p.text }], encrypted_content: encrypted });
+      } else if (p.type === 'text') parts.push({ type: m.role === 'assistant' ? 'output_text' : 'input_text', text: p.text });
       else if (p.type === 'image') parts.push({ type: 'input_image', image_url: imageToUrl(p) });
       else if (p.type === 'tool_call') {
         if (parts.length > 0) input.push({ type: 'message', role: m.role, content: parts.splice(0) });
@@ -208,6 +239,11 @@ export function buildUpstreamRequest(req: CanonicalRequest, upstreamModel: strin
   if (rf?.type === 'json') body.text = { format: { type: 'json_object' } };
   else if (rf?.type === 'json_schema') {
     body.text = { format: { type: 'json_schema', name: rf.name ?? 'response', schema: rf.schema, ...(rf.strict !== undefined ? { strict: rf.strict } : {}) } };
+  }
+  if (req.reasoning) {
+    // Nothing is stored upstream, so the reasoning comes back encrypted to be sent on the next turn.
+    body.reasoning = { ...(req.reasoning.effort !== undefined ? { effort: req.reasoning.effort } : {}), ...(req.reasoning.visible ? { summary: 'auto' } : {}) };
+    body.include = ['reasoning.encrypted_content'];
   }
   if (req.stream) body.stream = true;
   return { path: RESPONSES_PATH, body, stream: req.stream };

@@ -9,11 +9,13 @@ import {
   type CanonicalResponse,
   type FinishReason,
   type Message,
+  type ReasoningPart,
   type Result,
   type TextPart,
   type ToolCallPart,
   type Usage,
 } from '../../../core/canonical/types.ts';
+import { signatureOut } from '../../reasoning.ts';
 import { argsToObject, nowSeconds, randomId, withPrefix } from '../../util.ts';
 import { isObj, type Obj } from '../../validate.ts';
 import { CUSTOM_INPUT } from './request.ts';
@@ -27,6 +29,8 @@ export interface ResponsesEcho {
   /** Names of the request's custom (free-form) tools: their calls render as custom_tool_call. */
   customTools?: ReadonlySet<string>;
   reasoning?: Obj | null;
+  /** The request's `include`: `reasoning.encrypted_content` shows reasoning items' encrypted_content. */
+  include?: readonly string[];
   metadata?: Obj | null;
   promptCacheKey?: string;
 }
@@ -64,9 +68,19 @@ export function messageItem(id: string, text: string, status: 'in_progress' | 'c
   };
 }
 
-/** A reasoning item: its summary when one was asked for (the `reasoning.summary` setting), else none. */
-export function reasoningItem(id: string, summary: string, status: 'in_progress' | 'completed'): Obj {
-  return { id, type: 'reasoning', status, summary: summary === '' || status !== 'completed' ? [] : [{ type: 'summary_text', text: summary }] };
+/** Canonical reasoning as one output item shows it. */
+export type Reasoning = NonNullable<CanonicalResponse['reasoning']>;
+
+/**
+ * A reasoning item: its summary when one was asked for (the `reasoning.summary` setting), else
+ * none; its encrypted_content when the request's `include` asked for it (wrapped when another
+ * wire's provider made it, wire/reasoning.ts).
+ */
+export function reasoningItem(id: string, r: Reasoning, status: 'in_progress' | 'completed', echo: ResponsesEcho): Obj {
+  const item: Obj = { id, type: 'reasoning', summary: r.text === '' || status !== 'completed' ? [] : [{ type: 'summary_text', text: r.text }] };
+  if (echo.include?.includes('reasoning.encrypted_content')) item.encrypted_content = status === 'completed' ? (signatureOut(r, 'responses') ?? null) : null;
+  item.status = status;
+  return item;
 }
 
 export function callItem(id: string, call: { id: string; name: string; arguments: string }, status: 'in_progress' | 'completed', echo: ResponsesEcho): Obj {
@@ -141,7 +155,7 @@ export function renderResponse(res: CanonicalResponse, req: CanonicalRequest, ec
   const id = responseId(res.id);
   const body = id.slice(RESPONSE_PREFIX.length);
   const output: Obj[] = [];
-  if (res.reasoning) output.push(reasoningItem(`rs_${body}`, res.reasoning.text, 'completed'));
+  if (res.reasoning) output.push(reasoningItem(`rs_${body}`, res.reasoning, 'completed', echo));
   const text = res.content
     .filter((p): p is TextPart => p.type === 'text')
     .map((p) => p.text)
@@ -153,12 +167,23 @@ export function renderResponse(res: CanonicalResponse, req: CanonicalRequest, ec
   return responseObject(id, req, echo, output, statusOf(res.finishReason), res.usage, nowSeconds(), res.finishReason);
 }
 
-/** A rendered response's output as canonical turns, to continue the conversation from it. */
-export function outputToMessages(output: unknown): Message[] {
-  const content: Array<TextPart | ToolCallPart> = [];
+/**
+ * A rendered response's output as canonical turns, to continue the conversation from it.
+ * `reasoning`: the canonical reasoning behind the output's reasoning item (its signature, which
+ * the client may not have been shown), kept so a continued response sends it back upstream.
+ */
+export function outputToMessages(output: unknown, reasoning?: Reasoning | null): Message[] {
+  const content: Array<TextPart | ToolCallPart | ReasoningPart> = [];
   for (const it of Array.isArray(output) ? output : []) {
     if (!isObj(it)) continue;
-    if (it.type === 'message' && Array.isArray(it.content)) {
+    if (it.type === 'reasoning') {
+      if (reasoning) content.push({ type: 'reasoning', text: reasoning.text, ...(reasoning.signature !== undefined ? { signature: reasoning.signature, origin: reasoning.origin ?? 'responses' } : {}) });
+      else {
+        const text = (Array.isArray(it.summary) ? it.summary : []).map((x) => (isObj(x) && typeof x.text === 'string' ? x.text : '')).join('\n\n');
+        const encrypted = typeof it.encrypted_content === 'string' && it.encrypted_content !== '' ? it.encrypted_content : undefined;
+        if (text !== '' || encrypted !== undefined) content.push({ type: 'reasoning', text, ...(encrypted !== undefined ? { signature: encrypted, origin: 'responses' as const } : {}) });
+      }
+    } else if (it.type === 'message' && Array.isArray(it.content)) {
       for (const c of it.content) if (isObj(c) && typeof c.text === 'string' && c.text !== '') content.push({ type: 'text', text: c.text });
     } else if (it.type === 'function_call' && typeof it.call_id === 'string' && typeof it.name === 'string') {
       content.push({ type: 'tool_call', id: it.call_id, name: it.name, arguments: typeof it.arguments === 'string' ? it.arguments : '{}' });
@@ -173,17 +198,26 @@ export function parseUpstreamResponse(body: unknown): Result<CanonicalResponse> 
   if (!isObj(body)) return fail('upstream_invalid', 'response body is not an object');
   if (isObj(body.error)) return fail('upstream_error', typeof body.error.message === 'string' ? body.error.message : 'upstream error');
   const [message] = outputToMessages(body.output);
-  const content = (message?.content ?? []) as Array<TextPart | ToolCallPart>;
+  const parts = message?.content ?? [];
+  const content = parts.filter((p): p is TextPart | ToolCallPart => p.type === 'text' || p.type === 'tool_call');
+  const thought = parts.filter((p): p is ReasoningPart => p.type === 'reasoning');
   let finishReason: FinishReason = content.some((p) => p.type === 'tool_call') ? 'tool_calls' : 'stop';
   if (body.status === 'incomplete') {
     const reason = isObj(body.incomplete_details) ? body.incomplete_details.reason : undefined;
     finishReason = reason === 'content_filter' ? 'content_filter' : 'length';
   }
-  return ok({
+  const res: CanonicalResponse = {
     id: typeof body.id === 'string' ? body.id : randomId(),
     model: typeof body.model === 'string' ? body.model : '',
     content,
     finishReason,
     usage: usageFromWire(body.usage) ?? { inputTokens: 0, outputTokens: 0 },
-  });
+  };
+  if (thought.length > 0) {
+    // One canonical reasoning per answer: the summaries joined, the last encrypted_content.
+    const signed = thought.filter((t) => t.signature !== undefined);
+    res.reasoning = { text: thought.map((t) => t.text).filter((t) => t !== '').join('\n\n'), origin: 'responses' };
+    if (signed.length > 0) res.reasoning.signature = signed[signed.length - 1].signature;
+  }
+  return ok(res);
 }

@@ -4,14 +4,14 @@
 // function_call_arguments.delta…/done), output_item.done, and at the end response.completed (or
 // response.incomplete) carrying the whole response with usage. Every event has a sequence_number.
 // The decoder reads the same from a provider that speaks this wire.
-import type { CanonicalRequest, FinishReason, StreamEvent, Usage } from '../../../core/canonical/types.ts';
+import type { CanonicalRequest, FinishReason, ReasoningOrigin, StreamEvent, Usage } from '../../../core/canonical/types.ts';
 import { encodeSseJson } from '../../sse.ts';
 import type { SseRecord, StreamDecoder, StreamEncoder, UsagePatch } from '../../types.ts';
 import { argsToObject, nowSeconds, safeJson } from '../../util.ts';
 import { isObj, type Obj } from '../../validate.ts';
 import { errorBody } from '../errors.ts';
 import { CUSTOM_INPUT } from './request.ts';
-import { callItem, messageItem, reasoningItem, responseId, responseObject, RESPONSE_PREFIX, statusOf, usageFromWire, type ResponsesEcho } from './response.ts';
+import { callItem, messageItem, reasoningItem, responseId, responseObject, RESPONSE_PREFIX, statusOf, usageFromWire, type Reasoning, type ResponsesEcho } from './response.ts';
 
 interface Block {
   outputIndex: number;
@@ -19,12 +19,16 @@ interface Block {
   itemId: string;
   text: string;
   call?: { id: string; name: string; arguments: string };
+  /** A reasoning block's signature and the wire that made it. */
+  reasoning?: { signature?: string; origin?: ReasoningOrigin };
   done: boolean;
 }
 
 export interface ResponsesStreamEncoder extends StreamEncoder {
   /** The response as the last event carried it (null until the stream finished). */
   final(): Obj | null;
+  /** The answer's reasoning with its signature (which the client may not have been shown). */
+  reasoning(): Reasoning | null;
 }
 
 export function createStreamEncoder(req: CanonicalRequest, echo: ResponsesEcho = {}): ResponsesStreamEncoder {
@@ -39,10 +43,11 @@ export function createStreamEncoder(req: CanonicalRequest, echo: ResponsesEcho =
 
   const emit = (type: string, data: Obj): string => encodeSseJson({ type, sequence_number: seq++, ...data }, type);
   const body = () => id.slice(RESPONSE_PREFIX.length);
+  const thought = (b: Block): Reasoning => ({ text: b.text, ...b.reasoning });
   const items = (): Obj[] =>
     order.map((b) =>
       b.kind === 'reasoning'
-        ? reasoningItem(b.itemId, b.text, b.done ? 'completed' : 'in_progress')
+        ? reasoningItem(b.itemId, thought(b), b.done ? 'completed' : 'in_progress', echo)
         : b.kind === 'message'
           ? messageItem(b.itemId, b.text, b.done ? 'completed' : 'in_progress')
           : callItem(b.itemId, b.call!, b.done ? 'completed' : 'in_progress', echo),
@@ -66,7 +71,7 @@ export function createStreamEncoder(req: CanonicalRequest, echo: ResponsesEcho =
     order.push(block);
     let out = emit('response.output_item.added', {
       output_index: outputIndex,
-      item: kind === 'reasoning' ? reasoningItem(block.itemId, '', 'in_progress') : kind === 'message' ? messageItem(block.itemId, '', 'in_progress') : callItem(block.itemId, { ...call!, arguments: '' }, 'in_progress', echo),
+      item: kind === 'reasoning' ? reasoningItem(block.itemId, { text: '' }, 'in_progress', echo) : kind === 'message' ? messageItem(block.itemId, '', 'in_progress') : callItem(block.itemId, { ...call!, arguments: '' }, 'in_progress', echo),
     });
     if (kind === 'message') {
       out += emit('response.content_part.added', { item_id: block.itemId, output_index: outputIndex, content_index: 0, part: { type: 'output_text', text: '', annotations: [], logprobs: [] } });
@@ -85,7 +90,7 @@ export function createStreamEncoder(req: CanonicalRequest, echo: ResponsesEcho =
         out += emit('response.reasoning_summary_text.done', { ...sat, text: b.text });
         out += emit('response.reasoning_summary_part.done', { ...sat, part: { type: 'summary_text', text: b.text } });
       }
-      return out + emit('response.output_item.done', { output_index: b.outputIndex, item: reasoningItem(b.itemId, b.text, 'completed') });
+      return out + emit('response.output_item.done', { output_index: b.outputIndex, item: reasoningItem(b.itemId, thought(b), 'completed', echo) });
     }
     if (b.kind === 'message') {
       out += emit('response.output_text.done', { ...at, content_index: 0, text: b.text, logprobs: [] });
@@ -106,6 +111,10 @@ export function createStreamEncoder(req: CanonicalRequest, echo: ResponsesEcho =
 
   return {
     final: () => final,
+    reasoning() {
+      const b = order.find((x) => x.kind === 'reasoning');
+      return b ? thought(b) : null;
+    },
     encode(ev: StreamEvent): string {
       if (ended) return '';
       switch (ev.type) {
@@ -124,7 +133,11 @@ export function createStreamEncoder(req: CanonicalRequest, echo: ResponsesEcho =
           let out = start('');
           const o = open(ev.index, 'reasoning');
           out += o.text;
-          if (ev.type !== 'reasoning_delta' || o.block.done || ev.text === '') return out;
+          if (ev.type === 'reasoning_signature') {
+            if (!o.block.done) o.block.reasoning = { signature: ev.signature, ...(ev.origin !== undefined ? { origin: ev.origin } : {}) };
+            return out;
+          }
+          if (o.block.done || ev.text === '') return out;
           const sat = { item_id: o.block.itemId, output_index: o.block.outputIndex, summary_index: 0 };
           if (o.block.text === '') out += emit('response.reasoning_summary_part.added', { ...sat, part: { type: 'summary_text', text: '' } });
           o.block.text += ev.text;
@@ -166,6 +179,8 @@ export function createStreamEncoder(req: CanonicalRequest, echo: ResponsesEcho =
 export function createStreamDecoder(): StreamDecoder {
   let started = false;
   let finished = false;
+  /** Output indices of reasoning items, and the summary part each is on. */
+  const summaries = new Map<number, number>();
   return {
     push(rec: SseRecord): StreamEvent[] {
       if (finished) return [];
@@ -183,6 +198,18 @@ export function createStreamDecoder(): StreamDecoder {
         case 'response.output_item.added': {
           const it = isObj(d.item) ? d.item : {};
           if (it.type === 'function_call') out.push({ type: 'tool_call_start', index, id: String(it.call_id ?? ''), name: String(it.name ?? '') });
+          if (it.type === 'reasoning') summaries.set(index, -1);
+          break;
+        }
+        case 'response.reasoning_summary_text.delta':
+        case 'response.reasoning_text.delta': {
+          if (typeof d.delta !== 'string' || d.delta === '') break;
+          // Summary parts of one item read as one text, a blank line apart.
+          const part = typeof d.summary_index === 'number' ? d.summary_index : (typeof d.content_index === 'number' ? d.content_index : 0);
+          const last = summaries.get(index) ?? -1;
+          if (last !== -1 && part !== last) out.push({ type: 'reasoning_delta', index, text: '\n\n' });
+          summaries.set(index, part);
+          out.push({ type: 'reasoning_delta', index, text: d.delta });
           break;
         }
         case 'response.output_text.delta':
@@ -191,9 +218,14 @@ export function createStreamDecoder(): StreamDecoder {
         case 'response.function_call_arguments.delta':
           if (typeof d.delta === 'string') out.push({ type: 'tool_call_delta', index, argumentsDelta: d.delta });
           break;
-        case 'response.output_item.done':
+        case 'response.output_item.done': {
+          const it = isObj(d.item) ? d.item : {};
+          if (it.type === 'reasoning' && typeof it.encrypted_content === 'string' && it.encrypted_content !== '') {
+            out.push({ type: 'reasoning_signature', index, signature: it.encrypted_content, origin: 'responses' });
+          }
           out.push({ type: 'block_end', index });
           break;
+        }
         case 'response.completed':
         case 'response.incomplete': {
           finished = true;

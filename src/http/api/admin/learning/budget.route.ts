@@ -2,8 +2,8 @@
 // recent audit trail of budget changes. PATCH /api/admin/learning/budget/:id {budgetMicros}: sets
 // the budget of a category in the current month window; the change, its previous value and its
 // author are written in the same transaction (D15). Platform admins only.
-import { listBudgetChanges, listBudgets, setBudget } from '../../../../app/learning/budget.repo.ts';
-import { decodeCursor, encodeCursor } from '../../../../app/shared/pagination.ts';
+import { listBudgetChanges, listBudgets, setBudget } from '../../../../app/learning/index.ts';
+import { decodeCursor, encodeCursor } from '../../../../app/shared/index.ts';
 import { appError } from '../../../../core/errors.ts';
 import { authOf, requireAuth } from '../../../plugins/auth.ts';
 import { idParams, ok, pageQuerySchema, type RouteModule } from '../../common.ts';

@@ -1,10 +1,10 @@
 // A proposal's validation record (spec §4): its synthetic batches and cases, replay runs and
 // results, gate history (both gates, every evaluation) and validation cost with its breakdown.
 // Platform admins only; read-only.
-import { batches, cases, costSummary, gateResults, getProposal, replay } from '../../../../app/learning/admin.repo.ts';
+import { batches, cases, costSummary, gateResults, getProposal, replay } from '../../../../app/learning/index.ts';
 import { appError } from '../../../../core/errors.ts';
 import { requireAuth } from '../../../plugins/auth.ts';
-import { pageList } from '../../../../app/shared/pagination.ts';
+import { pageList } from '../../../../app/shared/index.ts';
 import { idParams, ok, pageQuerySchema, type RouteModule } from '../../common.ts';
 import { anyData, edge } from './schemas.ts';
 

@@ -2,7 +2,7 @@
 // status, priority and source signal, with D9 pagination; one proposal with all its gate-result
 // rows, its cost summary and its synthetic batch summary. Platform admins only. Read-only: Phase 2
 // has no verb that changes a proposal, and none exists here (lock 2, lock 3, lock 5).
-import { batches, costSummary, gateResults, getProposal, listProposals } from '../../../../app/learning/admin.repo.ts';
+import { batches, costSummary, gateResults, getProposal, listProposals } from '../../../../app/learning/index.ts';
 import { appError } from '../../../../core/errors.ts';
 import { requireAuth } from '../../../plugins/auth.ts';
 import { idParams, ok, type RouteModule } from '../../common.ts';

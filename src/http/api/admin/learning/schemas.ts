@@ -1,7 +1,7 @@
 // Shapes of the admin learning-plane endpoints (spec §4, D9, D15): camelCase fields, money as
 // decimal strings of micros and timestamps as ISO strings at the edge (D1).
 import { z } from 'zod';
-import { DETECTORS } from '../../../../app/learning/detectors.ts';
+import { DETECTORS } from '../../../../app/learning/index.ts';
 import { pageQuerySchema } from '../../common.ts';
 
 export const proposalsQuery = pageQuerySchema.extend({
