@@ -117,7 +117,7 @@ export const ROUTES: Record<string, RouteClass> = {
   'PATCH /api/projects/:id': user('admin', { id: 'project' }, { name: 'renamed' }),
   'DELETE /api/projects/:id': user('admin', { id: 'project' }),
   'GET /api/projects/:id/integrations': user('viewer', { id: 'project' }),
-  'POST /api/projects/:id/integrations/:tool/test': user('member', { id: 'project', tool: 'tool' }),
+  'POST /api/projects/:id/integrations/:tool/test': user('admin', { id: 'project', tool: 'tool' }),
   'DELETE /api/projects/:id/integrations/:tool': user('admin', { id: 'project', tool: 'tool' }),
   'POST /api/projects/:id/integrations/:tool/setup': user('admin', { id: 'project', tool: 'tool' }),
   'GET /api/service/projects/:id/events': user('viewer', { id: 'project' }),

@@ -208,7 +208,8 @@ export async function buildServer(s: Services, scopes: Scope[] = []): Promise<Ap
     if (web.notFound(req, reply)) return reply;
     const e = appError('not_found', `No route ${req.method} ${req.url.split('?')[0]}`);
     // Under /v1 even a wrong path answers in a vendor's shape, so SDKs raise their NotFound error.
-    return req.url.startsWith('/v1/') ? renderProxyError(reply, shapeForUrl(req.url), e) : sendApiError(reply, e);
+    const path = req.url.split('?')[0];
+    return path === '/v1' || path.startsWith('/v1/') ? renderProxyError(reply, shapeForUrl(req.url), e) : sendApiError(reply, e);
   });
   app.setErrorHandler(apiErrorHandler(s.log));
   return app;

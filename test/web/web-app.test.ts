@@ -251,6 +251,17 @@ describe('analytics and summary', () => {
     assert.match(familyRows[0], new RegExp(`${usage.byTaskFamily[0].taskFamily}.*${formatTokens(usage.byTaskFamily[0].serviceBurnMicros)}`, 's'));
     const footers = async () => page.locator('[role="tabpanel"] .card-foot').allInnerTexts();
     assert.ok((await footers()).length >= 3 && (await footers()).every((f) => f === `Insights engine ${usage.insightsEngineVersion}`));
+    // The hourly chart is a time axis: one bar for each of the last 48 hours, quiet hours at 0.
+    assert.equal(usage.byHour.length, 48);
+    assert.ok(usage.byHour.some((r: { calls: number }) => r.calls === 0), 'this tenant has hours without calls');
+    // Recharts draws no shape for a zero bar, so the axis shows in the bars' width: a 48th of the
+    // plot each (one hour with calls alone would span the whole plot).
+    const hourly = page.locator('figure[aria-label="Service burn per hour (UTC)"]');
+    await hourly.locator('.recharts-bar-rectangle path').first().waitFor({ state: 'attached' });
+    const plot = (await hourly.locator('.recharts-cartesian-grid').boundingBox())!;
+    const bars = await hourly.locator('.recharts-bar-rectangle path').evaluateAll((ps) => ps.map((p) => p.getBoundingClientRect().width));
+    assert.equal(bars.length, usage.byHour.filter((r: { serviceBurnMicros: string }) => BigInt(r.serviceBurnMicros) > 0n).length, 'a shape for each hour that burned');
+    for (const width of bars) assert.ok(width > 0 && width <= plot.width / 48, `a bar ${width}px wide in a ${plot.width}px plot is one hour of 48`);
     assertNoModelIds(await textOf(page), 'Usage tab');
     await checkA11y('analytics-usage');
 

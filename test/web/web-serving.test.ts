@@ -36,6 +36,22 @@ test('every screen and / answer the app with a strict CSP; unknown paths answer 
   const api = await fetch(`${srv.url}/api/nope`);
   assert.equal(api.status, 404);
   assert.equal((await api.json()).success, false, '/api keeps its JSON envelope');
+  // `/api` itself and any path under it, with or without a query or a trailing slash, by any
+  // method: the envelope's 404, never the web app's HTML not-found page.
+  for (const [method, path] of [['GET', '/api'], ['GET', '/api?x=1'], ['GET', '/api/'], ['GET', '/api/nope/deeper'], ['HEAD', '/api'], ['POST', '/api'], ['DELETE', '/api/x']]) {
+    const r = await fetch(srv.url + path, { method });
+    assert.equal(r.status, 404, `${method} ${path}`);
+    assert.match(r.headers.get('content-type') ?? '', /^application\/json/, `${method} ${path}`);
+    if (method === 'HEAD') continue;
+    const body = await r.json();
+    assert.equal(body.success, false, `${method} ${path}`);
+    assert.equal(body.code, 'not_found', `${method} ${path}`);
+  }
+  // `/v1` itself answers a vendor-shaped error, as every wrong path under it does.
+  const v1 = await fetch(`${srv.url}/v1`);
+  assert.equal(v1.status, 404);
+  assert.match(v1.headers.get('content-type') ?? '', /^application\/json/);
+  assert.equal(typeof (await v1.json()).error, 'object', 'the OpenAI error shape');
   const post = await fetch(`${srv.url}/overview`, { method: 'POST' });
   assert.equal(post.status, 404);
   assert.match(post.headers.get('content-type') ?? '', /json/, 'only GET reaches the app');

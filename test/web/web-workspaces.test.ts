@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import OpenAI from 'openai';
 import { startTestServer, tenantWithKey, type TestServer } from '../harness.ts';
+import { linkTokenFor } from '../helpers.ts';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { PRICE_BOOK } from '../../src/core/pricing/price-book.ts';
 import { formatTokens } from '../../web/src/components/fns/money.ts';
@@ -102,7 +103,11 @@ describe('/copy-paste (tier 5)', () => {
     assert.ok(cost > 0n);
     const w1 = await api('GET', '/api/tenant/wallet');
     assert.equal(BigInt(w0.balance) - BigInt(w1.balance), cost, 'the wallet moved by the ledger entry');
-    assert.match(await page.getByTestId('answer-cost').innerText(), new RegExp(`^${formatTokens(cost)} tokens`));
+    const costText = await page.getByTestId('answer-cost').innerText();
+    assert.match(costText, new RegExp(`^${formatTokens(cost)} tokens`));
+    // A short call costs under a cent: the dollars must not read "$0.00" (as if it were free).
+    assert.ok(cost < 10_000n, `this prompt was expected to cost under a cent, it cost ${cost} micros`);
+    assert.match(costText, /\(< \$0\.01\)$/);
     // No benchmark provider yet: the savings say how to get them, never a made-up 0.
     assert.match(await page.getByTestId('answer-saved').innerText(), /Choose a benchmark provider/);
     const feed = await api<{ items: Array<{ id: string; channel: string }> }>('GET', '/api/tenant/insights/activity?channel=copy-paste');
@@ -408,5 +413,35 @@ describe('/integrations', () => {
     const cp = await srv.services.db.selectFrom('call_logs').select('channel').where('tenant_id', '=', t.tenantId).where('channel', '=', 'copy-paste:connection-test').execute();
     assert.equal(cp.length, 1);
     assertNoModelIds(await textOf(page), '/integrations');
+  });
+  test('a member sees the tiles and their status, but no Set up or Test: the screen says an admin or owner does that', async () => {
+    // A new user whose only membership is this tenant's, as a member (invited, then signed up by the link).
+    const m = { email: `member-${process.pid}-${Date.now()}@example.test`, password: 'correct horse battery staple' };
+    assert.equal((await srv.api('POST', '/api/members/invites', { token: t.accessToken, body: { email: m.email, role: 'member' } })).status, 201);
+    const invite = await linkTokenFor(srv, m.email, 'invite');
+    const acc = await srv.api('POST', '/api/members/invites/accept', { body: { token: invite, name: 'Member Person', password: m.password } });
+    assert.equal(acc.status, 200, JSON.stringify(acc.body));
+    assert.equal(acc.body.data.role, 'member');
+    const mw = await openPage(browser);
+    const mp = mw.page;
+    try {
+      await mp.goto(srv.url + '/login');
+      await mp.getByLabel('E-mail').fill(m.email);
+      await mp.getByLabel('Password').fill(m.password);
+      await mp.getByLabel('Password').press('Enter');
+      await mp.waitForURL((u) => u.pathname === '/overview');
+      await mp.goto(srv.url + '/integrations');
+      await mp.getByRole('heading', { level: 1, name: 'Integrations' }).waitFor();
+      await mp.getByTestId('tile-openai-sdk').waitFor();
+      await mp.getByTestId('integrations-role-note').waitFor();
+      assert.match(await mp.getByTestId('integrations-role-note').innerText(), /needs the admin or owner role.*ask/is);
+      assert.equal(await mp.getByRole('button', { name: /^Test / }).count(), 0, 'no Test button for a member');
+      assert.equal(await mp.getByRole('button', { name: /^Set up / }).count(), 0, 'no Set up button for a member');
+      await screenshot(mp, 'integrations-member');
+      assert.deepEqual(mw.problems, [], 'console errors or CSP violations');
+      assert.deepEqual(await axeViolations(mp), [], 'axe-core serious/critical violations');
+    } finally {
+      await mp.context().close();
+    }
   });
 });

@@ -101,8 +101,19 @@ async function answerCall(
   let modelClass = firstClass;
   let parentId: string | null = null;
   for (let i = 0; i <= MAX_ESCALATIONS; i++) {
-    const a = await startAttempt(s, deps, call, req, ctx, decision, modelClass, parentId === null ? pin : undefined, parentId, i + 1);
-    const res = await deliverJson(s, deps, req, call, ctx, a);
+    let a: Attempt;
+    let res: Awaited<ReturnType<typeof deliverJson>>;
+    try {
+      a = await startAttempt(s, deps, call, req, ctx, decision, modelClass, parentId === null ? pin : undefined, parentId, i + 1);
+      res = await deliverJson(s, deps, req, call, ctx, a);
+    } catch (e) {
+      // An escalation that fails (refused by the vendor, upstream down, not affordable) has logged
+      // its own failed row and debited nothing; the earlier attempts are settled and paid, so the
+      // client gets the best of them rather than an error for a call it was charged for.
+      if (attempts.length === 0) throw e;
+      s.log.warn({ err: e, callId: attempts.at(-1)!.a.callId, attempt: i + 1 }, 'escalation failed: answering with the best settled attempt');
+      break;
+    }
     const qa: QaScore = inlineCheck(call, res.response);
     const score = overallScore(qa);
     const up = nextRung(a.modelClass);

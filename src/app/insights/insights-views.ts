@@ -107,10 +107,19 @@ export async function usageRollups(s: Services, tenantId: string, days = 30) {
       .map((r) => ({ key: r.key, name: names.get(r.key)!, calls: r.attempts, tokens: r.tokens, burn: r.debited }))
       .sort(byBurn),
   };
-  // The last 48 hours by UTC hour, from the ledger's hourly buckets: succeeded attempts, their
-  // tokens and their debits.
-  const hours = await ledgerSums(s.db, tenantId, new Date(now.getTime() - 2 * DAY), until, 'hour', { calls: true });
-  const byHour = { rows: hours.filter((r) => r.attempts > 0n).map((r) => ({ key: r.key, calls: r.attempts, tokens: r.tokens, burn: r.burn })) };
+  // The last 48 UTC hours, the current one included, from the ledger's hourly buckets: succeeded
+  // attempts, their tokens and their debits. Every hour has its row, zeros when it had no call,
+  // so a chart of them is a time axis (docs/decisions.md, "Usage by hour").
+  const HOUR = 3_600_000;
+  const firstHour = Math.floor(now.getTime() / HOUR) * HOUR - 47 * HOUR;
+  const hours = new Map((await ledgerSums(s.db, tenantId, new Date(firstHour), until, 'hour', { calls: true })).map((r) => [r.key, r]));
+  const byHour = {
+    rows: Array.from({ length: 48 }, (_, i) => {
+      const key = new Date(firstHour + i * HOUR).toISOString().replace('.000Z', 'Z');
+      const r = hours.get(key);
+      return { key, calls: r?.attempts ?? 0n, tokens: r?.tokens ?? 0n, burn: r?.burn ?? 0n };
+    }),
+  };
   const row = (r: { calls: bigint; tokens: bigint; burn: bigint }) => ({ calls: Number(r.calls), tokens: r.tokens.toString(), serviceBurnMicros: r.burn.toString() });
   return {
     windowDays: days,

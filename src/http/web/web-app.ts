@@ -73,7 +73,9 @@ export async function registerWebApp(app: App, root = webDistDir()): Promise<Web
     notFound(req, reply) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return false;
       const path = req.url.split('?')[0];
-      if (path.startsWith('/api/') || path.startsWith('/v1/') || path.startsWith('/assets/')) return false;
+      // `/api` and `/v1` themselves (no trailing slash) belong to their surface too: an unknown path
+      // there answers in that surface's JSON error shape, never with the web app's HTML page.
+      if (['/api', '/v1', '/assets'].some((p) => path === p || path.startsWith(`${p}/`))) return false;
       sendIndex(reply, isAppRoute(path) ? 200 : 404);
       return true;
     },

@@ -5,6 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import { startTestServer, tenantWithKey, type TestServer } from '../../../../test/harness.ts';
+import { signIn } from '../../../../test/helpers.ts';
 
 let srv: TestServer;
 before(async () => {
@@ -96,4 +97,29 @@ test('a balance alert appears in the overview feed (the feed carries threshold a
   const other = await tenantWithKey(srv);
   const o2 = await srv.api('GET', '/api/tenant/insights/overview', { token: other.accessToken });
   assert.equal(o2.body.data.activity.filter((i: { kind: string }) => i.kind === 'alert').length, 0);
+});
+
+test('usage by hour: exactly the last 48 UTC hours, oldest first, the current one last, zeros for hours without calls', async () => {
+  const t = await tenantWithKey(srv);
+  const c = new OpenAI({ baseURL: `${srv.url}/v1`, apiKey: t.key, maxRetries: 0 });
+  const HOUR = 3_600_000;
+  const hourKey = (ms: number) => new Date(Math.floor(ms / HOUR) * HOUR).toISOString().replace('.000Z', 'Z');
+  await ask(c, 'Name a prime number.');
+  const first = hourKey(srv.clock.now().getTime());
+  srv.clock.advance(3 * HOUR);
+  await ask(c, 'Name another prime number.');
+  const now = srv.clock.now().getTime();
+  // Three hours on, the access token has expired (15 minutes): sign in again.
+  const u = (await srv.api('GET', '/api/tenant/insights/usage', { token: await signIn(srv, t) })).body.data;
+  assert.equal(u.byHour.length, 48);
+  const keys = u.byHour.map((r: { hour: string }) => r.hour);
+  assert.deepEqual(keys, Array.from({ length: 48 }, (_, i) => hourKey(now - (47 - i) * HOUR)), 'every hour, in order, ending with the current one');
+  const at = (k: string) => u.byHour.find((r: { hour: string }) => r.hour === k);
+  assert.equal(at(first).calls, 1);
+  assert.equal(at(hourKey(now)).calls, 1);
+  assert.ok(BigInt(at(first).serviceBurnMicros) > 0n);
+  for (const k of [hourKey(now - HOUR), hourKey(now - 2 * HOUR), hourKey(now - 47 * HOUR)]) {
+    assert.deepEqual(at(k), { hour: k, calls: 0, tokens: '0', serviceBurnMicros: '0' }, `${k} had no call`);
+  }
+  assert.equal(u.byHour.filter((r: { calls: number }) => r.calls > 0).length, 2);
 });

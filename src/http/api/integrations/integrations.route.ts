@@ -24,7 +24,10 @@ const route: RouteModule = (app, s) => {
     { schema: { params: z.strictObject({ id: z.uuid() }), querystring: pageQuerySchema, response: { 200: envelope(pageOf(tile)) } }, onRequest: requireAuth(s) },
     async (req) => ok(await listIntegrations(s, authOf(req).tenantId, req.params.id, req.query)),
   );
-  app.post('/api/projects/:id/integrations/:tool/test', { schema: { params: toolParams, response: { 200: envelope(result) } }, onRequest: requireAuth(s, { role: 'member' }) }, async (req) => {
+  // The test is a change, not a read (decisions: members read; admins and owners change projects
+  // and keys): it makes a billed call, can move the project's stage and the tile's status, and the
+  // MCP test mints (then revokes) a service key. So it needs an admin, like the setup wizard.
+  app.post('/api/projects/:id/integrations/:tool/test', { schema: { params: toolParams, response: { 200: envelope(result) } }, onRequest: requireAuth(s, { role: 'admin' }) }, async (req) => {
     const ctx = authOf(req);
     return ok(await testConnection(s, { tenantId: ctx.tenantId, projectId: req.params.id, tool: req.params.tool, userId: ctx.userId }, { mcp: mcpProbe(app, s, { userId: ctx.userId, ...metaOf(req) }) }));
   });

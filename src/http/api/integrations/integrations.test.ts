@@ -9,6 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { credit, signupTenant, startTestServer, tenantWithKey, type TestServer } from '../../../../test/harness.ts';
 import { openStream } from '../../../../test/sse-client.ts';
+import { addMember } from '../../../../test/helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 let srv: TestServer;
@@ -119,5 +120,33 @@ describe('the MCP server tile', () => {
     assert.equal(sdk.status, 201);
     const code = sdk.body.data.steps.flatMap((x: { snippets: Array<{ content: string }> }) => x.snippets).map((x: { content: string }) => x.content).join('\n');
     assert.ok(code.includes(`${srv.url}/v1`) && /svc_dev_\w+/.test(code));
+  });
+
+  test('connection tests need an admin: a member or viewer gets the 403 envelope, and nothing is spent, minted or changed', async () => {
+    const t = await tenantWithKey(srv);
+    const member = await signupTenant(srv, 'member');
+    const viewer = await signupTenant(srv, 'viewer');
+    const asMember = (await addMember(srv, t, member, 'member')).tokens.accessToken;
+    const asViewer = (await addMember(srv, t, viewer, 'viewer')).tokens.accessToken;
+    const db = srv.services.db;
+    const keysBefore = await db.selectFrom('api_keys').select((e) => e.fn.countAll<string>().as('n')).where('tenant_id', '=', t.tenantId).executeTakeFirstOrThrow();
+    for (const token of [asMember, asViewer]) {
+      for (const tool of ['mcp', 'openai-sdk', 'copy-paste']) {
+        const r = await srv.api('POST', `/api/projects/${t.defaultProjectId}/integrations/${tool}/test`, { token });
+        assert.equal(r.status, 403, `${tool}: ${JSON.stringify(r.body)}`);
+        assert.equal(r.body.success, false);
+        assert.equal(r.body.code, 'forbidden');
+        assert.match(r.body.error, /admin/);
+      }
+    }
+    const keysAfter = await db.selectFrom('api_keys').select((e) => e.fn.countAll<string>().as('n')).where('tenant_id', '=', t.tenantId).executeTakeFirstOrThrow();
+    assert.equal(keysAfter.n, keysBefore.n, 'the refused MCP test minted no key');
+    const calls = await db.selectFrom('call_logs').select((e) => e.fn.countAll<string>().as('n')).where('tenant_id', '=', t.tenantId).executeTakeFirstOrThrow();
+    assert.equal(Number(calls.n), 0, 'the refused tests made no call');
+    const project = await srv.api('GET', `/api/projects/${t.defaultProjectId}`, { token: t.accessToken });
+    assert.equal(project.body.data.stage, 'onboarding');
+    const owner = await srv.api('POST', `/api/projects/${t.defaultProjectId}/integrations/openai-sdk/test`, { token: t.accessToken });
+    assert.equal(owner.status, 200, JSON.stringify(owner.body));
+    assert.equal(owner.body.data.ok, true);
   });
 });

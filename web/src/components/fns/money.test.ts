@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatBps, formatDelta, formatRunway, formatTokens, formatUsd, usdToMicros } from './money.ts';
+import { formatBps, formatCostUsd, formatDelta, formatRunway, formatTokens, formatUsd, usdToMicros } from './money.ts';
 
 test('tokens group by thousands from integer strings, beyond 2^53 without loss', () => {
   assert.equal(formatTokens('0'), '0');
@@ -14,6 +14,16 @@ test('USD truncates toward zero to the cent', () => {
   assert.equal(formatUsd('1234567890000'), '$1,234,567.89');
   assert.equal(formatUsd('9999'), '$0.00');
   assert.equal(formatUsd('-25500000'), '−$25.50');
+});
+
+test('a charged cost under a cent never reads as free; zero and whole cents read as USD does', () => {
+  assert.equal(formatCostUsd('1'), '< $0.01');
+  assert.equal(formatCostUsd('9999'), '< $0.01');
+  assert.equal(formatCostUsd(42n), '< $0.01');
+  assert.equal(formatCostUsd('10000'), '$0.01');
+  assert.equal(formatCostUsd('0'), '$0.00');
+  assert.equal(formatCostUsd('1234567'), '$1.23');
+  assert.equal(formatCostUsd('-5000'), formatUsd('-5000'), 'refunds read as USD does');
 });
 
 test('deltas and basis points', () => {

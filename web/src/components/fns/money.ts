@@ -19,6 +19,15 @@ export function formatUsd(micros: string | bigint): string {
   return `${neg ? '−' : ''}$${group(whole)}.${frac}`;
 }
 
+/**
+ * What one call or charge cost, in dollars: like formatUsd, except that a positive amount under a
+ * cent reads "< $0.01" — truncated to "$0.00" it would read as free, and it was charged.
+ */
+export function formatCostUsd(micros: string | bigint): string {
+  const v = BigInt(micros);
+  return v > 0n && v < 10_000n ? '< $0.01' : formatUsd(v);
+}
+
 /** A signed delta: "+1,234" or "−1,234" or "0". */
 export function formatDelta(micros: string | bigint): string {
   const v = BigInt(micros);

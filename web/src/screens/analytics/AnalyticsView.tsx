@@ -86,8 +86,9 @@ export function UsageTab({ u }: { u: Usage }) {
       <Card title="By project" footer={<EngineFooter version={u.insightsEngineVersion} />}>
         <RollupTable rows={u.byProject.map((r) => ({ key: r.projectId, name: r.projectName, ...r }))} first="Project" testId="usage-project" />
       </Card>
-      <Card title="Last 48 hours, by hour" footer={<EngineFooter version={u.insightsEngineVersion} />}>
-        {u.byHour.length === 0 ? <p>No calls in the last 48 hours.</p> : <BurnBars label="Service burn per hour" rows={u.byHour.map((r) => ({ name: r.hour.slice(11, 16), burn: r.serviceBurnMicros }))} />}
+      <Card title="Last 48 hours, by UTC hour" footer={<EngineFooter version={u.insightsEngineVersion} />}>
+        {/* The API gives all 48 hours, zeros included, so the bars are a time axis (quiet hours show as 0). */}
+        {u.byHour.every((r) => r.calls === 0) ? <p>No calls in the last 48 hours.</p> : <BurnBars label="Service burn per hour (UTC)" rows={u.byHour.map((r) => ({ name: r.hour.slice(11, 16), burn: r.serviceBurnMicros }))} />}
       </Card>
     </>
   );

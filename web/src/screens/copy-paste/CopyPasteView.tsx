@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import type { CopyPasteAnswer, Project } from '../../api/types.ts';
 import { Button, Card, Notice } from '../../components/ui.tsx';
 import type { FieldErrors } from '../../components/fns/form.ts';
-import { formatTokens, formatUsd } from '../../components/fns/money.ts';
+import { formatCostUsd, formatTokens } from '../../components/fns/money.ts';
 
 export function AreaField(p: { label: string; name: string; value: string; onChange: (v: string) => void; error?: string; description?: string; rows: number; isRequired?: boolean }) {
   return (
@@ -78,7 +78,7 @@ export function AnswerCard(p: { answer: CopyPasteAnswer; copied: string; onCopy:
         <div>
           <dt>Cost (service burn)</dt>
           <dd data-testid="answer-cost">
-            {formatTokens(a.costMicros)} tokens ({formatUsd(a.costMicros)})
+            {formatTokens(a.costMicros)} tokens ({formatCostUsd(a.costMicros)})
           </dd>
         </div>
         <div>

@@ -45,7 +45,9 @@ export default function IntegrationsPage() {
   const [params, setParams] = useSearchParams();
   const projects = useProjects();
   const tenant = useTenant();
-  const canSetUp = !tenant.data || ['owner', 'admin'].includes(tenant.data.role);
+  // Setting up (it makes a key) and testing (a billed call that can move the project's stage) are
+  // changes, so the API lets only admins and owners do them; others see the tiles and why.
+  const canChange = !!tenant.data && ['owner', 'admin'].includes(tenant.data.role);
   const items = projects.data?.items ?? [];
   const project = items.find((p) => p.id === params.get('project')) ?? items.find((p) => p.isDefault) ?? items[0];
   const [environment, setEnvironment] = useState('dev');
@@ -169,6 +171,12 @@ export default function IntegrationsPage() {
           </div>
         </section>
       ) : null}
+      {tenant.data && !canChange ? (
+        <p className="notice notice-info" data-testid="integrations-role-note">
+          Setting up and testing a tile needs the admin or owner role; you are a {tenant.data.role} of {tenant.data.name}. You can see every tile&rsquo;s status
+          here: ask an admin or owner to set up or test a tool for you.
+        </p>
+      ) : null}
       {tiles.isLoading ? <Loading what="the tiles" /> : null}
       <div className="tile-grid" data-testid="integration-tiles">
         {(tiles.data?.items ?? []).map((t) => {
@@ -179,16 +187,16 @@ export default function IntegrationsPage() {
                 <span className="badge badge-muted">Tier {t.tier}</span> <span className={`badge ${STATUS_CLASS[t.status]}`}>{t.status}</span>
                 {t.lastSeenAt ? <span className="small muted"> · last seen {formatWhen(t.lastSeenAt)}</span> : null}
               </p>
-              <div className="filter-actions">
-                {canSetUp ? (
+              {canChange ? (
+                <div className="filter-actions">
                   <Button variant="secondary" onPress={() => setup.mutate(t)} isDisabled={setup.isPending} aria-label={`Set up ${t.name}`}>
                     Set up
                   </Button>
-                ) : null}
-                <Button variant="secondary" onPress={() => test.mutate(t)} isDisabled={test.isPending} aria-label={`Test ${t.name}`}>
-                  Test
-                </Button>
-              </div>
+                  <Button variant="secondary" onPress={() => test.mutate(t)} isDisabled={test.isPending} aria-label={`Test ${t.name}`}>
+                    Test
+                  </Button>
+                </div>
+              ) : null}
               {r ? (
                 <div className={`notice ${r.ok ? 'notice-success' : 'notice-info'}`} role="status" data-testid={`result-${t.tool}`}>
                   {r.ok ? `Passed in ${r.latencyMs} ms. ` : `${r.error ?? 'Not connected.'} `}
