@@ -16,7 +16,9 @@
 // so a difference can be read against the rounds' own spread.
 //
 // Knobs (environment): BENCH_PLANE_ROUNDS (6), BENCH_PLANE_ROUND_MS (4000), BENCH_PLANE_WARMUP_MS
-// (500), BENCH_PLANE_CONNECTIONS (1,10), BENCH_PLANE_INTERVAL_S (2). A short check:
+// (500), BENCH_PLANE_CONNECTIONS (1,10), BENCH_PLANE_INTERVAL_S (2), BENCH_PLANE_BACKLOG_CAP (unset:
+// the service's default; a small one, e.g. 1, keeps the plane "behind", so it never yields and the
+// report shows what its work costs when it may not wait). A short check:
 //   BENCH_PLANE_ROUNDS=2 BENCH_PLANE_ROUND_MS=1500 BENCH_PLANE_CONNECTIONS=10 npm run bench:plane
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -42,6 +44,7 @@ const ROUNDS = num('BENCH_PLANE_ROUNDS', 6);
 const ROUND_MS = num('BENCH_PLANE_ROUND_MS', 4000);
 const WARMUP_MS = num('BENCH_PLANE_WARMUP_MS', 500);
 const INTERVAL_S = num('BENCH_PLANE_INTERVAL_S', 2);
+const BACKLOG_CAP = process.env.BENCH_PLANE_BACKLOG_CAP ? num('BENCH_PLANE_BACKLOG_CAP', 100_000) : null;
 const CONNECTIONS = (process.env.BENCH_PLANE_CONNECTIONS ?? '1,10').split(',').map(Number).filter((n) => n > 0);
 const log = (l: string) => process.stderr.write(`bench:plane: ${l}\n`);
 
@@ -129,6 +132,7 @@ async function main(): Promise<void> {
         LEARNING_ENABLED: plane === 'on' ? 'true' : 'false',
         LEARNING_INTERVAL_SECONDS: String(INTERVAL_S),
       });
+      if (BACKLOG_CAP !== null) env.LEARNING_BACKLOG_CAP = String(BACKLOG_CAP);
       for (const p of PROVIDER_KEYS) {
         env[`${p.toUpperCase()}_BASE_URL`] = `${simUrl}/${p}`;
         env[`${p.toUpperCase()}_API_KEY`] = 'simulated';
@@ -215,6 +219,7 @@ async function main(): Promise<void> {
     resume('on');
     resume('off');
     const seconds = (Date.now() - startedAt) / 1000;
+    const obRounds = await outbox('on');
     // Give the plane one more run, then read what it did.
     await new Promise((res) => setTimeout(res, INTERVAL_S * 1000 + 1000));
     const ob = { on: await outbox('on'), off: await outbox('off') };
@@ -224,7 +229,7 @@ async function main(): Promise<void> {
     L.push(`# Learning plane on vs off: ${stamp}`, '');
     L.push(
       `${ROUNDS} interleaved rounds of ${ROUND_MS} ms per cell (after ${WARMUP_MS} ms warm-up), connections ${CONNECTIONS.join(', ')}; ${cpus().length} CPU(s); load average ${load0.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after; ${seconds.toFixed(0)} s of rounds.`,
-      `Plane on: a run every ${INTERVAL_S} s in the serving process. Its outbox: ${ob.on.total} rows written, ${ob.on.consumed} consumed (${ob.on.total - ob.on.consumed} waiting, streamed calls wait for their QA score). Plane off: ${ob.off.consumed} of ${ob.off.total} consumed.`,
+      `Plane on: a run every ${INTERVAL_S} s in the serving process${BACKLOG_CAP !== null ? `, LEARNING_BACKLOG_CAP=${BACKLOG_CAP}` : ''}. Its outbox when the rounds ended: ${obRounds.total} rows written, ${obRounds.consumed} consumed; ${INTERVAL_S + 1} s of quiet later: ${ob.on.total} written, ${ob.on.consumed} consumed (${ob.on.total - ob.on.consumed} waiting; streamed calls wait for their QA score). Plane off: ${ob.off.consumed} of ${ob.off.total} consumed.`,
       '',
       '| cell | calls/s off | calls/s on | p50 off (ms) | p50 on | p99 off | p99 on | Δp50 on−off (paired) | Δp99 (paired) | CPU/call off (µs) | on | PG CPU/call off (µs) | on | errors off/on |',
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -239,10 +244,30 @@ async function main(): Promise<void> {
         `| ${c.mode} ×${c.connections} | ${f(m('off', 'rps'), 0)} | ${f(m('on', 'rps'), 0)} | ${f(m('off', 'p50'))} | ${f(m('on', 'p50'))} | ${f(m('off', 'p99'))} | ${f(m('on', 'p99'))} | ${d('p50') >= 0 ? '+' : ''}${f(d('p50'))} | ${d('p99') >= 0 ? '+' : ''}${f(d('p99'))} | ${f(m('off', 'cpu'), 0)} | ${f(m('on', 'cpu'), 0)} | ${f(m('off', 'dbCpu'), 0)} | ${f(m('on', 'dbCpu'), 0)} | ${x.off.reduce((a, r) => a + r.errors, 0)}/${x.on.reduce((a, r) => a + r.errors, 0)} |`,
       );
     }
-    L.push('', 'p50 of every round, in order (off | on): a difference smaller than the spread between rounds is not a difference.', '');
+    // The spread: the paired on − off differences of every round (their range, and how many rounds
+    // came out worse with the plane on), and what the same figure does between two off rounds
+    // next to each other (the machine's own noise, the yardstick for "no change").
+    const range = (xs: number[]) => `${f(Math.min(...xs))} … ${f(Math.max(...xs))}`;
+    const pos = (xs: number[]) => `${xs.filter((v) => v > 0).length}/${xs.length}`;
+    L.push(
+      '',
+      'Paired on − off per round: range across rounds, rounds where on was worse, and the same figure between consecutive off rounds (off[i+1] − off[i]: the noise of the machine itself).',
+      '',
+      '| cell | Δp50 range (ms) | on worse | off−off Δp50 range | Δp99 range (ms) | on worse | off−off Δp99 range | ΔCPU/call range (µs) | ΔPG CPU/call range (µs) |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    );
     for (const c of cells) {
       const x = results.get(`${c.mode}/${c.connections}`)!;
-      L.push(`- ${c.mode} ×${c.connections}: off ${x.off.map((r) => f(r.p50)).join(', ')} | on ${x.on.map((r) => f(r.p50)).join(', ')}`);
+      const d = (key: keyof Round) => x.on.map((r, i) => r[key] - x.off[i]![key]);
+      const n = (key: keyof Round) => x.off.slice(1).map((r, i) => r[key] - x.off[i]![key]);
+      L.push(`| ${c.mode} ×${c.connections} | ${range(d('p50'))} | ${pos(d('p50'))} | ${range(n('p50'))} | ${range(d('p99'))} | ${pos(d('p99'))} | ${range(n('p99'))} | ${range(d('cpu')).replace(/\.\d\d/g, '')} | ${range(d('dbCpu')).replace(/\.\d\d/g, '')} |`);
+    }
+    L.push('', 'Every round, in order (off | on): p50 ms, then p99 ms, then serving-process CPU µs per call.', '');
+    for (const c of cells) {
+      const x = results.get(`${c.mode}/${c.connections}`)!;
+      L.push(`- ${c.mode} ×${c.connections} p50: off ${x.off.map((r) => f(r.p50)).join(', ')} | on ${x.on.map((r) => f(r.p50)).join(', ')}`);
+      L.push(`- ${c.mode} ×${c.connections} p99: off ${x.off.map((r) => f(r.p99)).join(', ')} | on ${x.on.map((r) => f(r.p99)).join(', ')}`);
+      L.push(`- ${c.mode} ×${c.connections} CPU: off ${x.off.map((r) => f(r.cpu, 0)).join(', ')} | on ${x.on.map((r) => f(r.cpu, 0)).join(', ')}`);
     }
     L.push(
       '',

@@ -134,6 +134,12 @@ const schema = z.object({
   LEARNING_MIN_EVIDENCE: posInt.default(10),
   /** Coverage: a task family with fewer calls than this in 24 hours has too little evidence. */
   LEARNING_COVERAGE_MIN_EVIDENCE: posInt.default(20),
+  /** Yielding (docs/learning-plane.md): the serving side counts as quiet after this many ms without a proxy call. */
+  LEARNING_QUIET_MS: posInt.default(500),
+  /** Share of wall time the plane may work while calls are being served (0: only when quiet, or behind). */
+  LEARNING_BUSY_SHARE: z.coerce.number().min(0).max(1).default(0.02),
+  /** Unconsumed outbox rows at which the plane stops yielding until it is back under, so the backlog stays bounded. */
+  LEARNING_BACKLOG_CAP: posInt.default(100_000),
 });
 
 /** <PROVIDER>_API_KEY and <PROVIDER>_BASE_URL for each of the five providers (D11). */

@@ -1,6 +1,7 @@
 // The learning plane's runs (D15): shortly after the worker starts, then every
 // LEARNING_INTERVAL_SECONDS. A singleton queue, so only one run is active across all workers; the
 // stages also take their own advisory locks. Worker only: nothing here is reachable from a request.
+// Each run's work yields to the proxy calls this process is serving (app/learning/pacing.ts).
 //
 // Before anything runs, the worker checks it can switch to the role switchboard_learning (lock 6
 // held by the database). Where the database could not make the role (an external PostgreSQL whose
@@ -41,8 +42,11 @@ export const learningJob: JobModule = {
     await ensureBudgetsForWindow(s.db, s.clock.now(), { synthgen: c.LEARNING_BUDGET_SYNTHGEN_MICROS, replay: c.LEARNING_BUDGET_REPLAY_MICROS });
     await boss.work(LEARNING_QUEUE, async () => {
       const r = await runLearningTick(s);
-      if (r.consumed || r.detect.minted || r.validated) {
-        s.log.info({ consumed: r.consumed, evidence: r.evidence, signals: r.detect.signals, minted: r.detect.minted, validated: r.validated }, 'learning plane run');
+      if (r.consumed || r.detect.minted || r.validated || r.deferred) {
+        s.log.info(
+          { consumed: r.consumed, evidence: r.evidence, signals: r.detect.signals, minted: r.detect.minted, validated: r.validated, backlog: r.backlog, slices: r.slices, deferred: r.deferred },
+          r.deferred ? 'learning plane run (yielded to live traffic: the rest waits for the next run)' : 'learning plane run',
+        );
       }
     });
     const kick = () =>

@@ -8,7 +8,7 @@
 // so evidence counts never race. The outbox rows are locked row by row (FOR UPDATE): the request
 // path only ever INSERTs outbox rows, which row locks never block.
 import { sql } from 'kysely';
-import type { Tx } from '../../store/db.ts';
+import type { Db, Tx } from '../../store/db.ts';
 import { floorBand } from '../../core/routing/routing-table.ts';
 import { isTaskFamily } from '../../core/routing/vocabulary.ts';
 import { contentHash, hourStart, responseShape } from './hashing.ts';
@@ -206,4 +206,21 @@ export async function dropExpiredBodies(tx: Tx, now: Date, retentionDays: number
                      where consumed_at is not null and bodies_dropped_at is null and created_at < ${cutoff}
                      order by created_at limit ${limit} for update skip locked)`.execute(tx);
   return Number(r.numAffectedRows ?? 0n);
+}
+
+/**
+ * The unconsumed outbox rows, for the pacer's "at the cap or not": an upper bound when it is under
+ * `exactFrom`, else the exact count up to `limit`. Cheap in the usual case: every unconsumed row
+ * lies between the oldest unconsumed id and the newest id, so a span under `exactFrom` settles it
+ * from two index probes; only a larger span is counted, at most `limit` entries of the pending index.
+ */
+export async function outboxBacklog(db: Db, exactFrom: number, limit: number): Promise<number> {
+  const span = await sql<{ lo: string | null; hi: string | null }>`
+    select (select min(id) from learning_outbox where consumed_at is null)::text as lo, (select max(id) from learning_outbox)::text as hi`.execute(db);
+  const { lo, hi } = span.rows[0];
+  if (lo === null || hi === null) return 0;
+  const upper = Number(BigInt(hi) - BigInt(lo) + 1n);
+  if (upper < exactFrom) return upper;
+  const r = await sql<{ n: number }>`select count(*)::int as n from (select 1 from learning_outbox where consumed_at is null limit ${limit}) x`.execute(db);
+  return r.rows[0].n;
 }

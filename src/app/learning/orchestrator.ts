@@ -147,13 +147,27 @@ export async function validateProposal(s: Services, proposal: ProposalRef, now: 
   return outcomes;
 }
 
-/** Validate the proposals that were never validated or whose validation went stale. */
-export async function runValidation(s: Services, now: Date, limit = VALIDATIONS_PER_RUN): Promise<number> {
+/**
+ * Validate the proposals that were never validated or whose validation went stale; returns how many
+ * were validated. Each proposal is one slice of `pace` (the pacer, pipeline.ts): a slice that gets
+ * no turn in time (false) ends this run's validation, and the rest stay due for the next run.
+ */
+export async function runValidation(
+  s: Services,
+  now: Date,
+  limit = VALIDATIONS_PER_RUN,
+  pace: (fn: () => Promise<unknown>) => Promise<boolean> = async (fn) => (await fn(), true),
+): Promise<number> {
   const staleBefore = new Date(now.getTime() - s.config.LEARNING_STALE_AFTER_HOURS * 3_600_000);
   const due = await proposalsDue(s.db, staleBefore, limit);
+  let validated = 0;
   for (const p of due) {
-    const outcomes = await validateProposal(s, p, now);
-    for (const o of outcomes) if (!o.ran && /refused|Budget|budget/.test(o.reason)) s.log.warn({ proposalId: p.id, policy: o.policy, reason: o.reason }, 'learning plane: synthetic generation refused');
+    const ran = await pace(async () => {
+      const outcomes = await validateProposal(s, p, now);
+      for (const o of outcomes) if (!o.ran && /refused|Budget|budget/.test(o.reason)) s.log.warn({ proposalId: p.id, policy: o.policy, reason: o.reason }, 'learning plane: synthetic generation refused');
+    });
+    if (!ran) break;
+    validated += 1;
   }
-  return due.length;
+  return validated;
 }

@@ -5,7 +5,7 @@
 // Draining refuses new calls the same way (plus `Connection: close`); HAProxy retries such a 503
 // on another replica (`retry-on 503`), so a client behind it never sees the refusal.
 import type { ServerResponse } from 'node:http';
-import type { Services } from '../../app/shared/index.ts';
+import { liveTraffic, type LiveTraffic, type Services } from '../../app/shared/index.ts';
 import { appError } from '../../core/errors.ts';
 
 /** Seconds a shed or refused client is told to wait. */
@@ -18,7 +18,11 @@ export class CallLoad {
   shed = 0;
   private waiters: Array<() => void> = [];
 
-  constructor(readonly max: number) {}
+  /** `traffic`: the gauge background work reads to yield to calls (the learning plane). */
+  constructor(
+    readonly max: number,
+    private readonly traffic?: LiveTraffic,
+  ) {}
 
   /** Count this call until its response closes, or refuse it (draining, over the limit). */
   enter(res: ServerResponse): void {
@@ -34,11 +38,13 @@ export class CallLoad {
       });
     }
     this.inflight += 1;
+    this.traffic?.enter();
     res.once('close', this.leave);
   }
 
   private readonly leave = () => {
     this.inflight -= 1;
+    this.traffic?.leave();
     if (this.inflight === 0) for (const w of this.waiters.splice(0)) w();
   };
 
@@ -63,7 +69,7 @@ const loads = new WeakMap<Services, CallLoad>();
 export function callLoad(s: Services): CallLoad {
   let l = loads.get(s);
   if (!l) {
-    l = new CallLoad(s.config.MAX_INFLIGHT_CALLS);
+    l = new CallLoad(s.config.MAX_INFLIGHT_CALLS, liveTraffic(s));
     loads.set(s, l);
   }
   return l;

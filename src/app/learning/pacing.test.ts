@@ -1,0 +1,88 @@
+// The pacer (issue 18 item 7): when a slice of the plane's work gets its turn, against a simulated
+// clock and simulated traffic. The wiring to the real proxy's call count is in yield.test.ts.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Pacer, type PacerClock } from './pacing.ts';
+import { LiveTraffic } from '../shared/index.ts';
+
+function sim() {
+  let t = 0;
+  // Sleeping yields to the event loop (as a real timer does), so simulated traffic can change meanwhile.
+  const clock: PacerClock = { now: () => t, sleep: (ms) => new Promise((r) => setImmediate(() => r(void (t += ms)))) };
+  return { clock, traffic: new LiveTraffic(() => t), get t() { return t; }, advance: (ms: number) => void (t += ms) };
+}
+
+test('the gauge: idle only after the last call has ended, counted from its end', () => {
+  const s = sim();
+  assert.equal(s.traffic.idleMs(), Infinity, 'no call yet');
+  s.traffic.enter();
+  s.advance(1_000);
+  assert.equal(s.traffic.idleMs(), 0, 'a call in flight');
+  s.traffic.enter();
+  s.traffic.leave();
+  s.advance(300);
+  assert.equal(s.traffic.idleMs(), 0, 'still one in flight');
+  s.traffic.leave();
+  s.advance(200);
+  assert.equal(s.traffic.idleMs(), 200);
+});
+
+test('quiet: every slice runs at once', async () => {
+  const s = sim();
+  const p = new Pacer(s.traffic, { quietMs: 500, busyShare: 0.02 }, s.clock);
+  for (let i = 0; i < 3; i++) {
+    const r = await p.slice(false, 10_000, async () => s.advance(100));
+    assert.equal(r?.mode, 'quiet');
+  }
+  assert.equal(s.t, 300, 'no waiting between slices');
+});
+
+test('busy: a slice of d ms is followed by d × (1/share − 1) ms without plane work', async () => {
+  const s = sim();
+  s.traffic.enter(); // a call stays in flight throughout
+  const p = new Pacer(s.traffic, { quietMs: 500, busyShare: 0.1 }, s.clock);
+  const starts: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const r = await p.slice(false, 1e9, async () => (starts.push(s.t), s.advance(50)));
+    assert.equal(r?.mode, 'busy');
+  }
+  assert.deepEqual(starts, [0, 500, 1000], '50 ms of work, then 450 ms of nothing: 10 %');
+});
+
+test('busy: a slice still waiting at its deadline does not run', async () => {
+  const s = sim();
+  s.traffic.enter();
+  const p = new Pacer(s.traffic, { quietMs: 500, busyShare: 0.01 }, s.clock);
+  await p.slice(false, 1e9, async () => s.advance(100)); // the next turn is 9.9 s later
+  let ran = false;
+  const r = await p.slice(false, s.t + 2_000, async () => (ran = true));
+  assert.equal(r, null);
+  assert.equal(ran, false);
+  assert.ok(s.t >= 2_100 && s.t < 2_200, `gave up at its deadline (${s.t})`);
+});
+
+test('busy: the serving side going quiet ends the wait early', async () => {
+  const s = sim();
+  s.traffic.enter();
+  const p = new Pacer(s.traffic, { quietMs: 500, busyShare: 0 }, s.clock);
+  const waiting = p.slice(false, 1e9, async () => 'done');
+  // The slice polls every PACE_POLL_MS; end the call after 1 s of simulated time.
+  const end = (async () => {
+    while (s.t < 1_000) await new Promise((r) => setImmediate(r));
+    s.traffic.leave();
+  })();
+  const r = await waiting;
+  await end;
+  assert.equal(r?.mode, 'quiet');
+  assert.ok(s.t >= 1_500 && s.t < 1_600, `ran at ${s.t} ms: 500 ms after the call ended at 1 000–1 050 ms`);
+});
+
+test('behind: no waiting, whatever the traffic and even with no busy share', async () => {
+  const s = sim();
+  s.traffic.enter();
+  const p = new Pacer(s.traffic, { quietMs: 500, busyShare: 0 }, s.clock);
+  const r = await p.slice(true, 0, async () => s.advance(100));
+  assert.equal(r?.mode, 'behind');
+  assert.equal(s.t, 100);
+  assert.deepEqual(p.slices, { quiet: 0, busy: 0, behind: 1 });
+});
