@@ -1,6 +1,6 @@
 // E-mail through nodemailer: SMTP when SMTP_URL is set, else each message is written as an
 // .eml file (0600, in a 0700 folder) under DATA_DIR/outbox so the default run needs no mail server (D11).
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { privateDir, writePrivateFile } from './private-file.ts';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -16,19 +16,37 @@ export interface Mailer {
   send(msg: MailMessage): Promise<void>;
 }
 
+/**
+ * nodemailer is loaded with the first message, not at start-up: most processes send no mail for
+ * a long time, and the module costs ≈ 5 MB of RSS. One transport per mailer, created once.
+ */
+function lazyTransport(options: string | Record<string, unknown>): () => Promise<Transporter> {
+  let transport: Promise<Transporter> | null = null;
+  return () => {
+    if (!transport) {
+      transport = import('nodemailer').then((m) => m.default.createTransport(options));
+      // A failed load is not remembered: the next message tries again.
+      transport.catch(() => {
+        transport = null;
+      });
+    }
+    return transport;
+  };
+}
+
 export function createMailer(opts: { smtpUrl?: string; outboxDir: string; from: string }): Mailer {
   if (opts.smtpUrl) {
-    const transport = nodemailer.createTransport(opts.smtpUrl);
+    const transport = lazyTransport(opts.smtpUrl);
     return {
       async send(msg) {
-        await transport.sendMail({ from: opts.from, ...msg });
+        await (await transport()).sendMail({ from: opts.from, ...msg });
       },
     };
   }
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = lazyTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(msg) {
-      const info = await transport.sendMail({ from: opts.from, ...msg });
+      const info = await (await transport()).sendMail({ from: opts.from, ...msg });
       // Messages carry sign-in and reset links: owner-only, like any token (issue 22).
       await privateDir(opts.outboxDir);
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`;

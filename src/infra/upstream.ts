@@ -34,9 +34,22 @@ export class UpstreamClient {
     });
   }
 
+  /** Origin of each upstream URL seen (a handful per provider): parsing a URL costs µs per call. */
+  private origins = new Map<string, string>();
+
+  private originOf(url: string): string {
+    let origin = this.origins.get(url);
+    if (origin === undefined) {
+      origin = new URL(url).origin; // throws on a malformed URL, which is then not remembered
+      if (this.origins.size >= 1024) this.origins.clear();
+      this.origins.set(url, origin);
+    }
+    return origin;
+  }
+
   async post(url: string, headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<UpstreamResponse> {
     try {
-      const { origin } = new URL(url);
+      const origin = this.originOf(url);
       const res = await this.agent.request({
         origin,
         path: url.slice(origin.length),

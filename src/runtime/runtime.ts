@@ -164,7 +164,7 @@ export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Prom
       jobs: createJobQueue(boss, log),
       calls: buildCallDeps(cfg, opts.simUrl ?? null, rules.current),
       rules,
-      payments: createPaymentProcessor(cfg),
+      payments: await createPaymentProcessor(cfg),
       bus,
       webhookClient: createWebhookClient({ allowPrivate: cfg.ALLOW_PRIVATE_WEBHOOK_TARGETS }),
       invalidation,

@@ -9,7 +9,7 @@ import { addMember, eventually, outboxMails, tenantIdOf } from '../../../test/he
 import { startReceiver, verifyServiceSignature, type Receiver } from '../../../test/webhook-receiver.ts';
 import type { BusMessage } from '../../infra/bus/bus.ts';
 import { MIN_GAP_MS } from './outbox.ts';
-import { EVENT_TYPES, enqueueLlmCall, kickOutbox, llmCallPayload, PAYLOAD_SCHEMAS, type LlmCallFacts } from './events.ts';
+import { buildFrame, EVENT_TYPES, enqueueLlmCall, isValidLlmCallPayload, kickOutbox, llmCallFrame, llmCallPayload, PAYLOAD_SCHEMAS, type LlmCallFacts, type PayloadOf } from './events.ts';
 import { advanceStage, budgetAvailable, budgetExhausted, connectorDisconnected, emitWalletTopup, walletExhausted } from '../projects/stages.ts';
 import { emitRoutingEscalated } from './notifications.ts';
 
@@ -125,6 +125,44 @@ describe('llm.call (proxy pipeline: enqueueLlmCall in the settlement transaction
     );
     const rows = await srv.services.db.selectFrom('event_outbox').select('id').where('tenant_id', '=', t.tenantId).execute();
     assert.equal(rows.length, 0);
+  });
+
+  test("the hot path's written-out check of llm.call agrees with the schema, and the frame is buildFrame's", () => {
+    const valid = llmCallPayload(call({}));
+    const broken: Array<Record<string, unknown>> = [
+      { callId: 'not-a-uuid' },
+      { callId: randomUUID().toUpperCase() },
+      { callId: '00000000-0000-0000-0000-000000000000' },
+      { callId: 42 },
+      { modelClass: 'gpt-4o' },
+      { taskFamily: 'gardening' },
+      { complexity: 'extreme' },
+      { inputTokens: -1 },
+      { inputTokens: 1.5 },
+      { inputTokens: 2 ** 53 },
+      { inputTokens: Number.NaN },
+      { outputTokens: '12' },
+      { costMicros: '-1' },
+      { costMicros: '1'.repeat(20) },
+      { costMicros: '12a' },
+      { costMicros: 12 },
+      { savingsTokens: '-25' },
+      { savingsTokens: '--25' },
+      { savingsTokens: undefined },
+      { escalated: 'false' },
+      { latencyMs: -0 },
+      { latencyMs: -3 },
+      { channel: 'fax' },
+      { channel: 'mcp' },
+    ];
+    for (const change of [{}, ...broken]) {
+      const p = { ...valid, ...change } as PayloadOf<'llm.call'>;
+      assert.equal(isValidLlmCallPayload(p), PAYLOAD_SCHEMAS['llm.call'].safeParse(p).success, JSON.stringify(change));
+    }
+    const at = srv.clock.now();
+    const e = { tenantId: randomUUID(), projectId: randomUUID(), at, call: call({ savingsTokens: 7n }) };
+    const built = buildFrame({ type: 'llm.call', tenantId: e.tenantId, projectId: e.projectId, actorUserId: null, at, payload: llmCallPayload(e.call) });
+    assert.equal(JSON.stringify(llmCallFrame(e)), JSON.stringify(built), 'same frame, same key order (it is also the webhook body)');
   });
 });
 

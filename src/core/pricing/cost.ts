@@ -104,13 +104,17 @@ export function savings(input: SavingsInput, book: PriceBook = PRICE_BOOK): Savi
   const actual = typeof input.actualModel === 'string' ? findModel(input.actualModel, book) : input.actualModel;
   if (!actual) throw new RangeError(`model ${String(input.actualModel)} is not in price book ${book.version}`);
   const actualCostMicros = costMicros(actual, input.usage);
-  const base = {
-    actualCostMicros,
-    methodologyVersion: SAVINGS_METHODOLOGY_VERSION,
-    pricingVersion: book.version,
-  } as const;
+  // Both results spelled out (same keys, same order) rather than `{ ...base, … }`: on Node 20 a
+  // spread followed by more properties takes V8's slow path, several µs per call (every settlement).
   if (input.benchmarkProvider === null) {
-    return { ...base, baselineCostMicros: null, tokensSavedMicros: null, percentSavedBps: null };
+    return {
+      actualCostMicros,
+      methodologyVersion: SAVINGS_METHODOLOGY_VERSION,
+      pricingVersion: book.version,
+      baselineCostMicros: null,
+      tokensSavedMicros: null,
+      percentSavedBps: null,
+    };
   }
   const reference = referenceModel(input.benchmarkProvider, input.modelClass, book);
   if (!reference) {
@@ -122,7 +126,14 @@ export function savings(input: SavingsInput, book: PriceBook = PRICE_BOOK): Savi
   const tokensSavedMicros = baselineCostMicros - actualCostMicros;
   const percentSavedBps =
     baselineCostMicros === 0n ? null : divRoundHalfAway(tokensSavedMicros * 10_000n, baselineCostMicros);
-  return { ...base, baselineCostMicros, tokensSavedMicros, percentSavedBps };
+  return {
+    actualCostMicros,
+    methodologyVersion: SAVINGS_METHODOLOGY_VERSION,
+    pricingVersion: book.version,
+    baselineCostMicros,
+    tokensSavedMicros,
+    percentSavedBps,
+  };
 }
 
 /**

@@ -106,6 +106,16 @@ describe('classify: trained Layer 1 (D18)', () => {
     assert.ok(read < (HEAD_WINDOW + TAIL_WINDOW + SYSTEM_WINDOW + HISTORY_BUDGET) / 2, `${read} features`);
   });
 
+  test('the decision carries every structural feature the extraction returns, in its order', () => {
+    // classify copies the structure field by field (no spread on the hot path): a field added to
+    // extractFeatures and not to that copy fails here instead of vanishing from the call log.
+    const r = req('Write a table of the planets in JSON, then a haiku about Mars? ```x```', { system: 'be brief', tools: [{ name: 't', parameters: {} }] });
+    const structure = extractFeatures(r, { add: () => {} });
+    const f = classify(r).features as unknown as Record<string, unknown>;
+    assert.deepEqual(Object.keys(f).slice(0, Object.keys(structure).length), Object.keys(structure));
+    for (const [k, v] of Object.entries(structure)) assert.equal(f[k], v, k);
+  });
+
   test('degenerate and adversarial inputs finish with a valid decision', () => {
     const odd: CanonicalRequest[] = [
       req(''),

@@ -4,9 +4,9 @@ import type { PaymentProcessor } from './processor.ts';
 import { SandboxProcessor } from './sandbox.ts';
 import { StripeProcessor } from './stripe.ts';
 
-export function createPaymentProcessor(cfg: Config): PaymentProcessor {
+export async function createPaymentProcessor(cfg: Config): Promise<PaymentProcessor> {
   if (cfg.STRIPE_SECRET_KEY && cfg.STRIPE_WEBHOOK_SECRET) {
-    return new StripeProcessor({ secretKey: cfg.STRIPE_SECRET_KEY, webhookSecret: cfg.STRIPE_WEBHOOK_SECRET, apiBase: cfg.STRIPE_API_BASE });
+    return StripeProcessor.create({ secretKey: cfg.STRIPE_SECRET_KEY, webhookSecret: cfg.STRIPE_WEBHOOK_SECRET, apiBase: cfg.STRIPE_API_BASE });
   }
   return new SandboxProcessor();
 }
