@@ -27,6 +27,12 @@ export interface ProcSample {
   elu?: number;
   /** PostgreSQL: postmaster plus backends. */
   processes?: number;
+  /** PostgreSQL: private anonymous memory (Pss_Anon) summed over its processes. */
+  pgPrivateMb?: number;
+  /** PostgreSQL: shared memory (Pss_Shmem, counted once): shared_buffers touched and the other shared structures. */
+  pgSharedMb?: number;
+  /** PostgreSQL: the largest private anonymous memory of one process. */
+  pgPrivateMaxMb?: number;
 }
 
 export interface Sample {
@@ -34,7 +40,7 @@ export interface Sample {
   t: number;
   load1: number;
   procs: ProcSample[];
-  extra: { pgDbMb?: number; pgConns?: number; redisMb?: number; redisKeys?: number };
+  extra: { pgDbMb?: number; pgConns?: number; pgBuffersUsedMb?: number; redisMb?: number; redisKeys?: number };
 }
 
 export type Trend = 'flat' | 'levelled off' | 'slowing' | 'grows steadily' | 'too short';
@@ -121,6 +127,9 @@ export function judge(samples: Sample[]): Verdict[] {
       if (pts.length) out.push({ series: `${name} ${metric}`, unit, ...trendOf(pts, tol) });
     };
     add(name === 'postgres' ? 'memory (PSS)' : 'RSS', 'MB', (p) => p.rssMb, memTol);
+    add('private memory (Pss_Anon, all processes)', 'MB', (p) => p.pgPrivateMb, memTol);
+    add('private memory of the largest process', 'MB', (p) => p.pgPrivateMaxMb, (s) => Math.max(2, s * 0.05));
+    add('shared memory (Pss_Shmem)', 'MB', (p) => p.pgSharedMb, memTol);
     add('V8 heap used', 'MB', (p) => p.heapMb, memTol);
     add('open fds', '', (p) => p.fds, countTol);
     add('active handles', '', (p) => p.handles, countTol);
@@ -135,6 +144,7 @@ export function judge(samples: Sample[]): Verdict[] {
   };
   extra('PostgreSQL connections', '', (e) => e.pgConns, countTol);
   extra('PostgreSQL database size', 'MB', (e) => e.pgDbMb, memTol, 'stored data: call logs, ledger, events and outbox rows are kept by design');
+  extra('PostgreSQL shared buffers in use', 'MB', (e) => e.pgBuffersUsedMb, memTol);
   extra('Redis used_memory', 'MB', (e) => e.redisMb, (s) => Math.max(2, s * 0.05), 'event streams are kept 24 h (capped per stream)');
   extra('Redis keys', '', (e) => e.redisKeys, countTol);
   return out;
@@ -155,6 +165,8 @@ export interface ReportInput {
   rate: number;
   tenants: number;
   sampleS: number;
+  /** PostgreSQL's shared_buffers and whole shared memory segment, as it reports them. */
+  pg?: { sharedBuffers: string; segment: string };
   cpus: number;
   records: CallRecord[];
   notStarted: number;
@@ -169,7 +181,7 @@ export function renderReport(r: ReportInput): string {
   const ok = r.records.filter((c) => c.ok).length;
   L.push(`# Soak run ${r.started}`, '');
   L.push(
-    `Commit ${r.commit}; ${r.minutes} min of open-loop load at ${r.rate} calls/s through HAProxy (2 \`serve\` replicas, 1 \`worker\`), ${r.tenants} tenants, the three shapes plain and streamed in turn; samples every ${r.sampleS} s; ${r.cpus} CPU(s).`,
+    `Commit ${r.commit}; ${r.minutes} min of open-loop load at ${r.rate} calls/s through HAProxy (2 \`serve\` replicas, 1 \`worker\`), ${r.tenants} tenants, the three shapes plain and streamed in turn; samples every ${r.sampleS} s; ${r.cpus} CPU(s)${r.pg ? `; PostgreSQL shared_buffers ${r.pg.sharedBuffers}` : ''}.`,
     '',
     `Calls: ${r.records.length} started, ${ok} whole answers, ${r.records.length - ok} errors or incomplete answers, ${r.notStarted} not started (200 already in flight).`,
     '',
@@ -233,6 +245,23 @@ export function renderReport(r: ReportInput): string {
   table('Active handles', "process.getActiveResourcesInfo(): sockets, timers, … keeping each Node process's loop alive.", (p) => p.handles, f0);
   table('Event-loop delay p99 (ms, worst sample of the minute)', 'monitorEventLoopDelay in each replica and worker.', (p) => p.lagP99, f1, true);
   table('Event-loop delay max (ms, worst of the minute)', '', (p) => p.lagMax, f0, true);
+
+  if (r.samples.some((s) => s.procs.some((p) => p.pgSharedMb !== undefined))) {
+    L.push(
+      '## PostgreSQL memory: private and shared',
+      '',
+      `From /proc/<pid>/smaps_rollup of the postmaster and every backend, summed. *Private*: Pss_Anon, each process's own memory (catalog and plan caches, sort and hash memory). *Shared*: Pss_Shmem, the shared memory segment's pages touched so far, each counted once; it cannot exceed the segment${r.pg ? ` (${r.pg.segment}, of which shared_buffers ${r.pg.sharedBuffers})` : ''}. *Buffers in use*: pg_buffercache's buffers holding a page. PSS also counts the binaries' and libraries' file pages.`,
+      '',
+      '| min | processes | PSS total | private | largest private | shared | buffers in use | PG database |',
+      '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    );
+    for (let m = 0; m <= minutes; m++) {
+      const s = r.samples.filter((x) => Math.ceil(x.t / 60_000) === m).at(-1);
+      const p = s?.procs.find((q) => q.name === 'postgres');
+      if (s && p) L.push(`| ${m} | ${f0(p.processes)} | ${f1(p.rssMb)} | ${f1(p.pgPrivateMb)} | ${f1(p.pgPrivateMaxMb)} | ${f1(p.pgSharedMb)} | ${f1(s.extra.pgBuffersUsedMb)} | ${f1(s.extra.pgDbMb)} |`);
+    }
+    L.push('');
+  }
 
   L.push('## PostgreSQL and Redis', '', '| min | PG connections | PG database (MB) | Redis used (MB) | Redis keys |', '| ---: | ---: | ---: | ---: | ---: |');
   for (let m = 0; m <= minutes; m++) {

@@ -12,6 +12,8 @@
 //   --tenants N   tenants, each signed up, paid and keyed through the API (SOAK_TENANTS, 4)
 //   --sample S    seconds between samples of every process (SOAK_SAMPLE_S, 10)
 //   --port P      first port of the cluster's range (SOAK_PORT, 47300)
+//   --pg-shared-buffers SIZE  PostgreSQL's shared_buffers (SOAK_PG_SHARED_BUFFERS, 16MB): small, so
+//                 the run's data outgrows it and the shared part of PostgreSQL's memory reaches its cap
 //   --out FILE    where the markdown report goes, besides bench/results/soak-<time>.md (SOAK_OUT)
 //
 // The load: calls through HAProxy with the official SDKs, cycling the three shapes (chat
@@ -24,7 +26,11 @@
 // replica and `worker`, through bench/soak-probe.mjs loaded with NODE_OPTIONS, its V8 heap,
 // event-loop delay (p50/p99/max over the interval) and utilisation, and active handles;
 // PostgreSQL's memory as the proportional set size (PSS: shared buffers counted once) summed
-// over the postmaster and its backends, its connection count and database size; Redis's
+// over the postmaster and its backends, split (/proc/<pid>/smaps_rollup) into private anonymous
+// memory (Pss_Anon: each backend's own caches and work memory) and shared memory (Pss_Shmem: the
+// shared_buffers pages touched so far and the other shared structures, which stop at the segment's
+// size, `shared_memory_size`), the buffers in use (pg_buffercache), its connection count and
+// database size; Redis's
 // used_memory and key count. Per minute: calls, errors by kind, p50/p99 of plain and of streamed
 // calls. At the end: the money invariants of the cluster test (every ledger verifies, balances
 // equal ledgers, no reservation left, nothing charged twice).
@@ -58,6 +64,15 @@ const RATE = arg('--rate', 'SOAK_RATE', 4, 0.1, 200);
 const TENANTS = arg('--tenants', 'SOAK_TENANTS', 4, 1, 100);
 const SAMPLE_S = arg('--sample', 'SOAK_SAMPLE_S', 10, 1, 300);
 const PORT = arg('--port', 'SOAK_PORT', 47300, 1024, 65000);
+const PG_SHARED_BUFFERS = (() => {
+  const i = process.argv.indexOf('--pg-shared-buffers');
+  const raw = (i >= 0 ? process.argv[i + 1] : process.env.SOAK_PG_SHARED_BUFFERS) || '16MB';
+  if (!/^\d{1,6}(kB|MB|GB)$/.test(raw)) {
+    console.error(`--pg-shared-buffers (SOAK_PG_SHARED_BUFFERS) must be a size such as 16MB or 128MB (got '${raw}')`);
+    process.exit(78);
+  }
+  return raw;
+})();
 const OUT = (() => {
   const i = process.argv.indexOf('--out');
   return i >= 0 ? process.argv[i + 1] : process.env.SOAK_OUT;
@@ -83,6 +98,16 @@ function pssKb(pid: number): number {
   } catch {
     return statusKb(pid, 'VmRSS');
   }
+}
+/** /proc/<pid>/smaps_rollup as kB per field (empty when the process ended or cannot be read). */
+function smapsKb(pid: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  try {
+    for (const m of readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8').matchAll(/^(\w+):\s+(\d+) kB/gm)) out[m[1]!] = Number(m[2]);
+  } catch {
+    /* ended meanwhile */
+  }
+  return out;
 }
 function fdCount(pid: number): number {
   try {
@@ -137,6 +162,7 @@ const cluster: Cluster = await startCluster({
   dir,
   replicas: 2,
   workers: 1,
+  pgSharedBuffers: PG_SHARED_BUFFERS,
   env: {
     LOG_LEVEL: 'warn',
     NODE_OPTIONS: `--import ${probe}`,
@@ -186,6 +212,14 @@ const postmasterPid = (): number | null => {
     return null;
   }
 };
+// The cap of PostgreSQL's shared memory: the whole segment (shared_buffers plus the other shared
+// structures), and shared_buffers itself; pg_buffercache shows how many buffers hold a page.
+const pgCaps = await (async () => {
+  const r = await db.query(`select current_setting('shared_buffers') as sb, current_setting('shared_memory_size') as shm, current_setting('block_size')::int as bs`);
+  await db.query('create extension if not exists pg_buffercache').catch((e) => say(`pg_buffercache unavailable (${(e as Error).message}): buffers in use not sampled`));
+  return { sharedBuffers: String(r.rows[0].sb), segment: String(r.rows[0].shm), blockSize: Number(r.rows[0].bs) };
+})();
+say(`PostgreSQL shared_buffers ${pgCaps.sharedBuffers}, shared memory segment ${pgCaps.segment}`);
 const { Redis } = await import('ioredis');
 const redis = new Redis(cluster.redisUrl, { maxRetriesPerRequest: 1 });
 redis.on('error', () => {});
@@ -214,7 +248,17 @@ async function sample(): Promise<void> {
   const pm = postmasterPid();
   if (pm) {
     const all = [pm, ...childrenOf(pm)];
-    procs.push({ name: 'postgres', rssMb: all.reduce((a, pid) => a + pssKb(pid), 0) / 1024, fds: all.reduce((a, pid) => a + Math.max(0, fdCount(pid)), 0), processes: all.length });
+    const sm = all.map(smapsKb);
+    const sum = (f: string) => sm.reduce((a, x) => a + (x[f] ?? 0), 0) / 1024;
+    procs.push({
+      name: 'postgres',
+      rssMb: all.reduce((a, pid) => a + pssKb(pid), 0) / 1024,
+      fds: all.reduce((a, pid) => a + Math.max(0, fdCount(pid)), 0),
+      processes: all.length,
+      pgPrivateMb: sum('Pss_Anon'),
+      pgSharedMb: sum('Pss_Shmem') + sum('Shared_Hugetlb') + sum('Private_Hugetlb'),
+      pgPrivateMaxMb: Math.max(0, ...sm.map((x) => (x.Pss_Anon ?? 0) / 1024)),
+    });
   }
   const extra: Sample['extra'] = {};
   try {
@@ -223,6 +267,12 @@ async function sample(): Promise<void> {
     extra.pgConns = r.rows[0].conns;
   } catch {
     /* not this time */
+  }
+  try {
+    const r = await db.query(`select count(*) filter (where relfilenode is not null)::int as used, count(*)::int as total from pg_buffercache`);
+    extra.pgBuffersUsedMb = (r.rows[0].used * pgCaps.blockSize) / 1048576;
+  } catch {
+    /* no pg_buffercache */
   }
   try {
     const info = await redis.info('memory');
@@ -347,6 +397,7 @@ const report = renderReport({
   rate: RATE,
   tenants: TENANTS,
   sampleS: SAMPLE_S,
+  pg: pgCaps,
   cpus: cpus().length,
   records,
   notStarted,

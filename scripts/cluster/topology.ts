@@ -62,6 +62,8 @@ export interface ClusterOptions {
   env?: Record<string, string>;
   /** PostgreSQL without fsync: for throw-away test clusters only. */
   fastPostgres?: boolean;
+  /** PostgreSQL's shared_buffers (default 128MB); the soak runs a small one so its data outgrows it. */
+  pgSharedBuffers?: string;
   /** Lines of progress. */
   log?: (line: string) => void;
 }
@@ -242,7 +244,7 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
     '-c listen_addresses=127.0.0.1',
     "-c unix_socket_directories=''",
     '-c max_connections=300',
-    '-c shared_buffers=128MB',
+    `-c shared_buffers=${o.pgSharedBuffers ?? '128MB'}`,
     ...(o.fastPostgres ? ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off'] : []),
   ].join(' ');
   // pg_ctl run without blocking this process (a test keeps its clients going meanwhile).
