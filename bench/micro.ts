@@ -8,7 +8,8 @@
 //     PostgreSQL, for one hot tenant and for 100 tenants, each chain verified afterwards.
 // Standalone:  node --import tsx bench/micro.ts   (starts its own embedded PostgreSQL)
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { sql } from 'kysely';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -32,6 +33,7 @@ import { WIRES, type ParseContext } from '../src/wire/index.ts';
 import { simulateAnswer, toResponse } from '../src/sim/answer.ts';
 import { startEmbeddedPostgres } from '../src/store/embedded.ts';
 import { percentile } from './load.ts';
+import { treeCpuUs } from './proc.ts';
 import { createBenchTenant } from './tenants.ts';
 
 type Accounting = CallDeps['stages'];
@@ -343,6 +345,58 @@ export async function benchSettlements(databaseUrl: string, opts: { ms?: number;
   }
 }
 
+/** The hot tenant alone, round after round (the standalone MICRO_ONLY=hot run). */
+async function benchHot(
+  databaseUrl: string,
+  dataDir: string,
+  o: { rounds: number; ms: number; concurrencies: number[]; postmasterPid: number },
+  each: (r: SettlementRow & { stats: string }) => void,
+): Promise<SettlementRow[]> {
+  const cfg = loadConfig({
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    LEDGER_SECRET: randomBytes(32).toString('hex'),
+  });
+  const rt = await startRuntime(cfg, { http: false, worker: false, simUrl: null });
+  try {
+    const s = rt.services;
+    const accounting = s.calls.stages;
+    const hot = [await benchTenant(s, accounting, 0, 1_000_000_000_000n)];
+    await settleLoad(s, accounting, 'warm-up', hot, 16, 1000, 100_000);
+    const rows: SettlementRow[] = [];
+    for (let i = 0; i < o.rounds; i++) {
+      for (const c of o.concurrencies) {
+        const before = { ...s.settler.stats };
+        if (process.env.MICRO_STATEMENTS === '1') {
+          await sql`create extension if not exists pg_stat_statements`.execute(s.db);
+          await sql`select pg_stat_statements_reset()`.execute(s.db);
+        }
+        const pg0 = treeCpuUs(o.postmasterPid);
+        const node0 = process.cpuUsage();
+        const r = await settleLoad(s, accounting, 'one hot tenant', hot, c, o.ms, 100_000);
+        // CPU per settlement (the chain verification inside settleLoad included, in both).
+        const du = process.cpuUsage(node0);
+        const nodeUs = (du.user + du.system) / r.settlements;
+        const pgUs = (treeCpuUs(o.postmasterPid) - pg0) / r.settlements;
+        const st = s.settler.stats as Record<string, number>;
+        const d = Object.keys(st).map((k) => `${k} ${st[k] - ((before as Record<string, number>)[k] ?? 0)}`);
+        d.push(`cpu/settlement node ${nodeUs.toFixed(0)} µs pg ${pgUs.toFixed(0)} µs`);
+        if (process.env.MICRO_STATEMENTS === '1') {
+          const q = await sql<{ query: string; calls: string; total: number }>`select query, calls::text, total_exec_time as total from pg_stat_statements order by total_exec_time desc limit 4`.execute(s.db);
+          for (const x of q.rows) d.push(`\n   exec ${(x.total * 1000 / r.settlements).toFixed(1)} µs/settlement calls ${x.calls} ${x.query.slice(0, 50).replace(/\s+/g, ' ')}`);
+        }
+        rows.push(r);
+        each({ ...r, stats: d.join(' ') });
+      }
+    }
+    return rows;
+  } finally {
+    await rt.close();
+  }
+}
+
 export async function runMicro(databaseUrl: string, dataDir: string, log: (line: string) => void = () => {}): Promise<MicroResults> {
   log('micro: Layer 1');
   const layer1 = benchLayer1();
@@ -379,10 +433,32 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
   const dir = mkdtempSync(join(tmpdir(), 'sb-micro-'));
   const { chmodSync } = await import('node:fs');
   chmodSync(dir, 0o755); // embedded PostgreSQL runs as its own OS user when we are root
-  const pg = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), persistent: false, database: 'switchboard_micro' });
+  const pg = await startEmbeddedPostgres({
+    dataDir: join(dir, 'pg'),
+    persistent: false,
+    database: 'switchboard_micro',
+    // MICRO_STATEMENTS=1: the hot rounds also print PostgreSQL's execution time per settlement.
+    settings: process.env.MICRO_STATEMENTS === '1' ? { shared_preload_libraries: 'pg_stat_statements' } : {},
+  });
   try {
-    const r = await runMicro(pg.url, dir, (l) => console.error(l));
-    console.log(microMarkdown(r));
+    if (process.env.MICRO_ONLY === 'hot') {
+      // The hot tenant alone, in repeated rounds (MICRO_HOT_ROUNDS × MICRO_HOT_MS per concurrency
+      // of MICRO_HOT_CONCURRENCIES), each row printed as it is measured: for A/B runs of the
+      // settlement code on a loaded machine, interleaved with another build's runs.
+      const rounds = Number(process.env.MICRO_HOT_ROUNDS ?? 3);
+      const ms = Number(process.env.MICRO_HOT_MS ?? 3000);
+      const cs = (process.env.MICRO_HOT_CONCURRENCIES ?? '64').split(',').map(Number);
+      const postmasterPid = Number(readFileSync(join(dir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+      const rows = await benchHot(pg.url, dir, { rounds, ms, concurrencies: cs, postmasterPid }, (x) => {
+        const v = x.verified ? `verified ${x.entries}` : `BROKEN at ${x.firstBroken}`;
+        console.log(`hot c=${x.concurrency} ${x.perSecond.toFixed(0)}/s p50 ${x.p50Ms.toFixed(2)} ms p99 ${x.p99Ms.toFixed(2)} ms ${x.stats} ${v}`);
+      });
+      const sorted = rows.map((r) => r.perSecond).sort((a, b) => a - b);
+      console.log(`hot median ${sorted[sorted.length >> 1].toFixed(0)}/s over ${rows.length} rounds (min ${sorted[0].toFixed(0)}, max ${sorted[sorted.length - 1].toFixed(0)})`);
+    } else {
+      const r = await runMicro(pg.url, dir, (l) => console.error(l));
+      console.log(microMarkdown(r));
+    }
   } finally {
     await pg.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -8,7 +8,7 @@ import type { Services } from '../shared/index.ts';
 import type { Tx } from '../../store/db.ts';
 import { appError } from '../../core/errors.ts';
 import { sealLedgerEntry } from '../../core/ledger/seal.ts';
-import { ledgerPayloadOf } from '../../core/ledger/payload.ts';
+import type { LedgerPayload } from '../../core/ledger/payload.ts';
 import type { AutoTopupJob } from './topups.ts';
 import type { FollowUpWriter } from '../shared/index.ts';
 import type { SettledCall } from './settlement-plan.ts';
@@ -22,11 +22,21 @@ export interface CachedHead {
 
 export type Outcome = { ok: SettledCall; planned: Planned | null } | { err: unknown };
 
+/** A fast batch, planned: the statement's parameters, each item's plan, and the heads it leaves. */
+export interface FastPlan {
+  params: unknown[];
+  planned: Planned[];
+  /** Per tenant, the chain head the batch leaves once committed (the next batch builds on it). */
+  ends: Map<string, CachedHead>;
+}
+
 /**
- * One autocommit statement (FAST): debits and seals computed from the heads this process wrote
- * last. Throws (writing nothing) when a head moved or a wallet is short: see FAST.
+ * Plans one autocommit statement (FAST): debits and seals computed from `heads`, the heads this
+ * process last wrote or will have written once the batches still in flight commit (pipelining,
+ * settlement.ts). The statement applies only where a wallet still has exactly the head the batch
+ * was planned on (sequence, balance and seal).
  */
-export async function settleFast(s: Services, heads: Map<string, CachedHead>, batch: Item[]): Promise<Outcome[]> {
+export function planFast(s: Services, heads: Map<string, CachedHead>, batch: Item[]): FastPlan {
   const start = new Map<string, CachedHead>();
   const cur = new Map<string, CachedHead>();
   const debits = new Map<string, bigint>();
@@ -48,22 +58,28 @@ export async function settleFast(s: Services, heads: Map<string, CachedHead>, ba
   }
   const claim = claimParams(batch);
   const tenants = [...cur.keys()];
-  const r = await runFast(s.db, [
-      ...claim.params,
-      tenants,
-      tenants.map((t) => cur.get(t)!.balance),
-      tenants.map((t) => cur.get(t)!.seq),
-      tenants.map((t) => cur.get(t)!.seal),
-      tenants.map((t) => start.get(t)!.seq),
-      tenants.map((t) => start.get(t)!.balance),
-      tenants.map((t) => debits.get(t)!),
-      tenants.length,
-      claim.calls,
-      ...rowParams(planned),
-  ]);
+  const params = [
+    ...claim.params,
+    tenants,
+    tenants.map((t) => cur.get(t)!.balance),
+    tenants.map((t) => cur.get(t)!.seq),
+    tenants.map((t) => cur.get(t)!.seal),
+    tenants.map((t) => start.get(t)!.seq),
+    tenants.map((t) => start.get(t)!.balance),
+    tenants.map((t) => debits.get(t)!),
+    tenants.map((t) => start.get(t)!.seal),
+    tenants.length,
+    claim.calls,
+    ...rowParams(planned),
+  ];
+  return { params, planned, ends: cur };
+}
+
+/** Runs a planned fast batch. Throws (writing nothing) when a head moved or a wallet is short: see FAST. */
+export async function runFastPlan(s: Services, plan: FastPlan): Promise<Outcome[]> {
+  const r = await runFast(s.db, plan.params);
   const held = new Set(r.rows[0]?.leases ?? []);
-  for (const [t, h] of cur) heads.set(t, h);
-  return planned.map((p) => {
+  return plan.planned.map((p) => {
     const a = p.item.input.reservation.admitted;
     if (a && held.has(a.lease.id)) {
       p.leaseHeld = true;
@@ -77,7 +93,8 @@ export async function settleFast(s: Services, heads: Map<string, CachedHead>, ba
 export function seal(s: Services, it: Item, h: CachedHead, debit: bigint): { entryId: string; createdAt: string; prevHash: string } {
   const entryId = randomUUID();
   const createdAt = it.at.toISOString();
-  const payload = ledgerPayloadOf({
+  // Exactly the sealed columns (payload.ts), so the seal needs no copy of them.
+  const payload: LedgerPayload = {
     id: entryId,
     tenantId: it.input.tenantId,
     projectId: it.input.projectId,
@@ -92,7 +109,7 @@ export function seal(s: Services, it: Item, h: CachedHead, debit: bigint): { ent
     baselineCostUsdMicros: it.sv.baselineCostMicros,
     benchmarkPricingVersion: it.sv.pricingVersion,
     createdAt,
-  });
+  };
   const prevHash = h.seal;
   h.seal = sealLedgerEntry(s.secrets.ledger, prevHash, payload);
   return { entryId, createdAt, prevHash };

@@ -166,10 +166,16 @@ export const WRITE = namedStatement(
 
 /**
  * Fast path, one autocommit statement: the claim ($1–$5, $3 the time), the chain heads computed
- * from the heads this process last wrote ($6–$12), applied only where the wallet still has that
- * head, covers the batch's debits without counting any release, and crosses no auto-top-up
- * threshold; then the rows ($15…). sb_settle_check aborts the whole statement unless every
- * wallet ($13) and every per-call hold ($14) was taken: the batch then goes the locking path.
+ * from the heads this process last wrote ($6–$13), applied only where the wallet has exactly that
+ * head (sequence, balance and seal), covers the batch's debits without counting any release, and
+ * crosses no auto-top-up threshold; then the rows ($16…). sb_settle_check aborts the whole
+ * statement unless every wallet ($14) and every per-call hold ($15) was taken: the batch then goes
+ * the locking path.
+ *
+ * A tenant's next batch may be planned (sealed) while this one is in flight, but it is sent only
+ * once this one has committed (settlement.ts): the conditions above are read on the statement's
+ * snapshot, so a statement sent earlier would not wait for this one's commit on the wallet row,
+ * it would see the head before it and abort.
  */
 export const FAST = namedStatement(
   'sb_settle_fast',
@@ -180,15 +186,16 @@ export const FAST = namedStatement(
    w as (
      update wallets w set balance_micros = h.balance, reserved_micros = w.reserved_micros - coalesce(rel.rel, 0),
             ledger_seq = h.seq, last_seal_hash = h.seal, updated_at = $3
-       from unnest($6::uuid[], $7::int8[], $8::int8[], $9::text[], $10::int8[], $11::int8[], $12::int8[])
-              as h(tenant_id, balance, seq, seal, expected_seq, expected_balance, debit)
+       from unnest($6::uuid[], $7::int8[], $8::int8[], $9::text[], $10::int8[], $11::int8[], $12::int8[], $13::text[])
+              as h(tenant_id, balance, seq, seal, expected_seq, expected_balance, debit, expected_seal)
             left join rel on rel.tenant_id = h.tenant_id
       where w.tenant_id = h.tenant_id and w.ledger_seq = h.expected_seq and w.balance_micros = h.expected_balance
+        and w.last_seal_hash = h.expected_seal
         and w.balance_micros - w.reserved_micros >= h.debit
         and (w.auto_topup_threshold_micros is null or not w.auto_topup_armed or h.balance >= w.auto_topup_threshold_micros)
      returning w.tenant_id),
-   ${rowsSql(15)}
-   select sb_settle_check((select count(*) from w) = $13 and (select count(*) from c) = $14) as ok,
+   ${rowsSql(16)}
+   select sb_settle_check((select count(*) from w) = $14 and (select count(*) from c) = $15) as ok,
           (select coalesce(array_agg(id), '{}') from l) as leases`,
 );
 

@@ -14,11 +14,20 @@
 //   (rare)     auto-top-up jobs, the plans' follow-ups (through the one writer the settler was built with)
 //   COMMIT
 //
-// Lock order is the one of wallet.ts: reservation rows, then wallets (in tenant order). A tenant is
-// in at most one batch of this process at a time, and a batch never waits for another: up to
-// MAX_CONCURRENT batches run at once over disjoint tenants, so one tenant's slow settlement never
-// holds up another tenant's (D8: different tenants never wait for each other). A batch that fails
-// is rolled back and its settlements are retried one by one, so one bad settlement fails alone.
+// Lock order is the one of wallet.ts: reservation rows, then wallets (in tenant order). Up to
+// MAX_CONCURRENT batches run at once; a batch never waits for another tenant's batch, so one
+// tenant's slow settlement never holds up another tenant's (D8: different tenants never wait for
+// each other). A batch that fails is rolled back and its settlements are retried one by one, so
+// one bad settlement fails alone.
+//
+// Pipelining (one hot tenant): while a tenant's fast batch is in flight, the settlements that
+// arrive meanwhile form the next batch at once, sealed onto the chain head the batch in flight
+// will leave; that batch's statement is sent the moment the one before it has committed, so the
+// sealing and the rows' JSON are off the path between two commits. Nothing answers earlier than
+// before: each settlement still resolves only after its own statement committed. If the batch it
+// builds on did not commit as planned, the next one is not sent and goes the locking path after
+// it. At most PIPELINE_DEPTH batches of a tenant are in flight, and a settlement's call is in one
+// batch at a time.
 //
 // Files: this one queues and batches and picks the path; settlement-batch.ts plans and writes a batch
 // (the fast path's one statement, the locking path's transaction); settlement.repo.ts holds the SQL.
@@ -28,13 +37,15 @@ import type { Tx } from '../../store/db.ts';
 import { findModel, savings as computeSavings } from '../../core/pricing/index.ts';
 import type { FollowUpWriter } from '../shared/index.ts';
 import type { PricedCall, SettledCall, SettlementPlan } from './settlement-plan.ts';
-import { settleFast, settleIn, type CachedHead, type Outcome } from './settlement-batch.ts';
+import { planFast, runFastPlan, settleIn, type CachedHead, type Outcome } from './settlement-batch.ts';
 import { previousSettlement, type Item } from './settlement.repo.ts';
 
 /** Batches in flight at once (each holds one pooled connection). */
 const MAX_CONCURRENT = 4;
 /** Settlements per transaction at most. */
 const MAX_BATCH = 256;
+/** Batches of one tenant in flight at once: one committing, one planned on the heads it leaves. */
+const PIPELINE_DEPTH = 2;
 const UNIQUE_VIOLATION = '23505';
 /** After a failed fast attempt, a tenant settles on the locking path for this long. */
 export const FAST_PAUSE_MS = 1_000;
@@ -60,16 +71,36 @@ export interface SettleOptions {
   extra?: (tx: Tx) => Promise<void>;
 }
 
+/** One batch in flight, as the tenants in it see it (pipelining). */
+interface Flight {
+  /** The batch goes the fast path: its heads are planned, and a successor may be planned on them. */
+  fast: boolean;
+  /** True once its fast statement committed the heads it planned; false when it did not. */
+  committed: Promise<boolean>;
+  /** Settles when the batch is over (every settlement of it answered). */
+  done: Promise<void>;
+}
+
 export class Settler {
   private queue: Item[] = [];
-  /** Batches settled by the fast path, by the locking path, and fast attempts that fell back. */
-  readonly stats = { fast: 0, locked: 0, fellBack: 0, settlements: 0 };
+  /**
+   * Batches settled by the fast path, by the locking path, fast attempts that fell back, and
+   * batches planned while the batch they build on was in flight (pipelined).
+   */
+  readonly stats = { fast: 0, locked: 0, fellBack: 0, settlements: 0, pipelined: 0 };
   /** Tenants whose fast path failed recently: locking path until then (performance.now()). */
   private readonly slowUntil = new Map<string, number>();
-  /** Chain head of each tenant as this process last committed it: what the fast path expects. */
+  /**
+   * The chain head each tenant's next fast batch builds on: the one this process last committed,
+   * or the one its batch in flight leaves (set when that batch is planned, dropped if it fails).
+   */
   private readonly heads = new Map<string, CachedHead>();
-  private readonly busy = new Set<string>();
+  /** Per tenant, its batches in flight, oldest first (at most PIPELINE_DEPTH). */
+  private readonly flights = new Map<string, Flight[]>();
+  /** Call ids in a batch in flight: a second settlement of a call waits for the first. */
+  private readonly inFlightCalls = new Set<string>();
   private running = 0;
+  private pipeScheduled = false;
   private idle: Array<() => void> = [];
 
   /** `followUps` writes the plans' follow-ups in their settlement's transaction (calls/follow-ups.ts). */
@@ -93,7 +124,7 @@ export class Settler {
     const { model, sv } = priced;
     return new Promise<SettledCall>((resolve, reject) => {
       this.queue.push({ input, model, sv, cost: sv.actualCostMicros, at: this.s.clock.now(), extra: opts?.extra, resolve, reject });
-      this.pump();
+      this.pump(false);
     });
   }
 
@@ -103,52 +134,145 @@ export class Settler {
     return new Promise((r) => this.idle.push(r));
   }
 
-  private pump(): void {
+  /**
+   * Forms and starts batches. A tenant with no batch in flight joins any batch; one whose batch in
+   * flight went the fast path joins a fast batch planned on the heads that batch leaves (the
+   * pipeline), but only in a pass deferred to the next turn of the event loop (`piping`), so the
+   * settlements arriving together share it instead of the first going alone. A tenant's
+   * settlements keep their order: once one of them has to wait, the rest wait with it.
+   */
+  private pump(piping: boolean): void {
     while (this.running < MAX_CONCURRENT && this.queue.length > 0) {
       const batch: Item[] = [];
       const rest: Item[] = [];
-      const tenants = new Set<string>();
+      /** Tenants in this batch: true when the batch is planned on a batch of theirs in flight. */
+      const mode = new Map<string, boolean>();
+      const waiting = new Set<string>();
       const calls = new Set<string>();
+      const now = performance.now();
+      let piped = false;
+      let allFast = true;
+      let wantPipe = false;
       for (const it of this.queue) {
         const t = it.input.tenantId;
-        // A second settlement of the same call waits for the next batch (it then finds the first).
-        if (batch.length < MAX_BATCH && !this.busy.has(t) && !calls.has(it.input.callId)) {
+        const id = it.input.callId;
+        let take = batch.length < MAX_BATCH && !waiting.has(t) && !calls.has(id) && !this.inFlightCalls.has(id);
+        if (take) {
+          const fast = this.fastItem(it, now);
+          let pipe = mode.get(t);
+          if (pipe === undefined) {
+            const f = this.flights.get(t);
+            if (!f) pipe = false;
+            else if (f.length < PIPELINE_DEPTH && f[f.length - 1].fast && fast && allFast) {
+              pipe = true;
+              if (!piping) wantPipe = true;
+            } else take = false;
+          }
+          // A batch planned on a batch in flight is fast as a whole.
+          if (take && pipe && !piping) take = false;
+          else if (take && (pipe || piped) && !fast) take = false;
+          if (take) {
+            mode.set(t, pipe!);
+            if (pipe) piped = true;
+            if (!fast) allFast = false;
+          }
+        }
+        if (take) {
           batch.push(it);
-          tenants.add(t);
-          calls.add(it.input.callId);
-        } else rest.push(it);
+          calls.add(id);
+        } else {
+          rest.push(it);
+          waiting.add(t);
+        }
       }
+      if (wantPipe) this.schedulePipe();
       if (batch.length === 0) break;
       this.queue = rest;
-      for (const t of tenants) this.busy.add(t);
-      this.running += 1;
-      void this.runBatch(batch).finally(() => {
-        for (const t of tenants) this.busy.delete(t);
-        this.running -= 1;
-        this.pump();
-        if (this.running === 0 && this.queue.length === 0) for (const r of this.idle.splice(0)) r();
-      });
+      this.start(batch, mode, allFast);
     }
   }
 
-  private async runBatch(batch: Item[]): Promise<void> {
+  private schedulePipe(): void {
+    if (this.pipeScheduled) return;
+    this.pipeScheduled = true;
+    setImmediate(() => {
+      this.pipeScheduled = false;
+      this.pump(true);
+    });
+  }
+
+  private start(batch: Item[], mode: Map<string, boolean>, fast: boolean): void {
+    let committed!: (ok: boolean) => void;
+    let finish!: () => void;
+    const flight: Flight = { fast, committed: new Promise<boolean>((r) => (committed = r)), done: new Promise<void>((r) => (finish = r)) };
+    /** The batches in flight this one is planned on. */
+    const before: Flight[] = [];
+    for (const [t, pipe] of mode) {
+      const f = this.flights.get(t);
+      if (pipe && f) before.push(f[f.length - 1]);
+      if (f) f.push(flight);
+      else this.flights.set(t, [flight]);
+    }
+    for (const it of batch) this.inFlightCalls.add(it.input.callId);
+    if (before.length > 0) this.stats.pipelined += 1;
+    this.running += 1;
+    void this.runBatch(batch, fast, before, committed)
+      .catch((e) => {
+        // Not expected (every outcome is settled inside); never leave a caller waiting.
+        for (const it of batch) it.reject(e);
+      })
+      .finally(() => {
+        committed(false);
+        finish();
+        for (const t of mode.keys()) {
+          const f = this.flights.get(t)!;
+          f.splice(f.indexOf(flight), 1);
+          if (f.length === 0) this.flights.delete(t);
+        }
+        for (const it of batch) this.inFlightCalls.delete(it.input.callId);
+        this.running -= 1;
+        this.pump(false);
+        if (this.running === 0 && this.queue.length === 0) for (const r of this.idle.splice(0)) r();
+      });
+  }
+
+  /**
+   * Settles a batch; `committed` is told, as soon as the fast statement has answered, whether it
+   * committed the heads it planned (a batch planned on them is sent then).
+   */
+  private async runBatch(batch: Item[], fast: boolean, before: Flight[], committed: (ok: boolean) => void): Promise<void> {
     let outcomes: Outcome[] | null = null;
-    if (this.fastEligible(batch)) {
-      try {
-        outcomes = await settleFast(this.s, this.heads, batch);
-        this.stats.fast += 1;
-      } catch (e) {
+    if (fast) {
+      // Sealed now, synchronously: the next batch of these tenants may be planned on these heads.
+      const plan = planFast(this.s, this.heads, batch);
+      for (const [t, h] of plan.ends) this.heads.set(t, h);
+      // Planned on batches in flight: sent once they have committed the heads it builds on.
+      const ready = before.length === 0 || (await Promise.all(before.map((f) => f.committed))).every(Boolean);
+      let err: unknown = null;
+      if (ready) {
+        try {
+          outcomes = await runFastPlan(this.s, plan);
+          this.stats.fast += 1;
+        } catch (e) {
+          err = e;
+        }
+      }
+      committed(outcomes !== null);
+      if (outcomes === null) {
         this.stats.fellBack += 1;
-        // Another writer moved a head (or anything else went wrong): the locking path decides,
-        // and these tenants stay on it for a while (another replica may be settling them too).
+        // Another writer moved a head, a batch this one was planned on fell back, or anything else
+        // went wrong: the locking path decides, and these tenants stay on it for a while (another
+        // replica may be settling them too).
         const until = performance.now() + FAST_PAUSE_MS;
         for (const it of batch) {
           this.heads.delete(it.input.tenantId);
           this.slowUntil.set(it.input.tenantId, until);
         }
-        if ((e as { code?: string }).code !== HEAD_MOVED) this.s.log.warn({ err: e }, 'settlement fast path failed; settling on the locking path');
+        if (err !== null && (err as { code?: string }).code !== HEAD_MOVED) this.s.log.warn({ err }, 'settlement fast path failed; settling on the locking path');
+        // The batches it was planned on finish first (they may be settling on the locking path).
+        await Promise.all(before.map((f) => f.done));
       }
-    }
+    } else committed(false);
     if (outcomes === null) {
       outcomes = await this.settleLocked(batch);
       this.stats.locked += 1;
@@ -201,17 +325,14 @@ export class Settler {
     }
   }
 
-  /** Every tenant's head is known and no settlement needs the transaction for follow-ups or `extra`. */
-  private fastEligible(batch: Item[]): boolean {
-    const now = performance.now();
-    for (const it of batch) {
-      const t = it.input.tenantId;
-      if (it.extra || it.input.followUps?.length || !this.heads.has(t)) return false;
-      const until = this.slowUntil.get(t);
-      if (until !== undefined) {
-        if (now < until) return false;
-        this.slowUntil.delete(t);
-      }
+  /** Its tenant's head is known and it needs no transaction for follow-ups or `extra`. */
+  private fastItem(it: Item, now: number): boolean {
+    const t = it.input.tenantId;
+    if (it.extra || it.input.followUps?.length || !this.heads.has(t)) return false;
+    const until = this.slowUntil.get(t);
+    if (until !== undefined) {
+      if (now < until) return false;
+      this.slowUntil.delete(t);
     }
     return true;
   }

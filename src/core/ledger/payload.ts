@@ -79,6 +79,32 @@ export function ledgerPayloadOf(row: LedgerPayload): LedgerPayload {
   return out as unknown as LedgerPayload;
 }
 
+/** The sealed columns in RFC 8785 order (UTF-16 code units, as Array#sort), each with its key as JSON. */
+const CANONICAL_ORDER: ReadonlyArray<readonly [keyof LedgerPayload, string]> = [...SEALED_COLUMNS].sort().map((k) => [k, `${JSON.stringify(k)}:`] as const);
+
+/**
+ * canonicalJson(ledgerPayloadOf(row)), built directly, for a row whose sealed columns are all
+ * strings, bigints or null (a missing nullable column read as null): every row the product writes.
+ * Same bytes as the general path (RFC 8785 via `canonicalize`: keys sorted, strings as
+ * JSON.stringify writes them, a bigint as its decimal string); seal.test.ts compares the two on
+ * random rows. Any other value gives undefined, and the caller takes the general path.
+ */
+export function canonicalLedgerPayload(row: LedgerPayload): string | undefined {
+  const r = row as unknown as Record<string, unknown>;
+  let out = '{';
+  for (let i = 0; i < CANONICAL_ORDER.length; i++) {
+    const [k, key] = CANONICAL_ORDER[i];
+    const v = r[k];
+    let text: string;
+    if (typeof v === 'string') text = JSON.stringify(v);
+    else if (typeof v === 'bigint') text = `"${v}"`;
+    else if (v === null || (v === undefined && NULLABLE.has(k))) text = 'null';
+    else return undefined;
+    out += i === 0 ? key + text : `,${key}${text}`;
+  }
+  return `${out}}`;
+}
+
 /**
  * The timestamp form the seal expects: what Date#toISOString produces (UTC, milliseconds, 'Z').
  * A store must give createdAt back in this exact form (keep the sealed string, or re-render a

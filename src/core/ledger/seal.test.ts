@@ -6,6 +6,7 @@ import {
   CUSTOMER_LABELS,
   LEDGER_EVENT_TYPES,
   SEALED_COLUMNS,
+  canonicalLedgerPayload,
   ledgerPayloadOf,
   validateLedgerPayload,
   type LedgerPayload,
@@ -261,5 +262,45 @@ describe('verifyPayloadChain (chains over other payloads, e.g. the security audi
     assert.deepEqual(verifyPayloadChain(rows, key), { verified: true, firstBroken: null, checked: 3 });
     const altered = rows.map((r, i) => (i === 1 ? { ...r, payload: { ...(r.payload as object), event: 'logout' } } : r));
     assert.deepEqual(verifyPayloadChain(altered, key), { verified: false, firstBroken: 'a1', checked: 2 });
+  });
+});
+
+describe('canonicalLedgerPayload (the seal builds a row\'s canonical text directly)', () => {
+  // Strings that JSON escapes or that sort oddly: quotes, backslashes, control characters, a lone
+  // surrogate, astral characters, non-ASCII letters.
+  const ODD = ['', 'plain', 'quote " and \\ backslash', 'tab\tnew\nline\u0001\u001f', '\ud800 lone', '😀 astral', 'Ünïcödé', '\u2028\u2029', '</script>'];
+  const pick = <T>(xs: readonly T[], i: number): T => xs[i % xs.length];
+
+  test('gives the same bytes as canonicalJson(ledgerPayloadOf(row)) on varied rows', () => {
+    let n = 0;
+    for (let i = 0; i < 400; i++) {
+      const over: Record<string, unknown> = {};
+      for (const [j, k] of SEALED_COLUMNS.entries()) {
+        const r = (i * 7 + j * 13) % 5;
+        if (k === 'amountMicros' || k === 'balanceAfterMicros') over[k] = BigInt(i * 1_000_003 - 200_000_000) * (r === 0 ? -1n : 1n);
+        else if (k === 'actualCostUsdMicros' || k === 'baselineCostUsdMicros') over[k] = r === 0 ? null : r === 1 ? undefined : BigInt(i) * 9_007_199_254_740_993n;
+        else if (r === 0 && k !== 'id' && k !== 'tenantId' && k !== 'eventType' && k !== 'createdAt') over[k] = null;
+        else if (r === 1 && k !== 'id' && k !== 'tenantId' && k !== 'eventType' && k !== 'createdAt') over[k] = undefined;
+        else over[k] = `${pick(ODD, i + j)}${i}`;
+      }
+      const row = { ...payload(2), ...over, extraColumn: 'not sealed' } as unknown as LedgerPayload;
+      const direct = canonicalLedgerPayload(row);
+      assert.equal(direct, canonicalJson(ledgerPayloadOf(row)), `row ${i}`);
+      assert.equal(sealLedgerEntry(SECRET, GENESIS_HASH, row), seal(SECRET, GENESIS_HASH, ledgerPayloadOf(row)));
+      n++;
+    }
+    assert.equal(n, 400);
+  });
+
+  test('leaves any other value to the general path, which seals it the same way as before', () => {
+    const odd = [
+      { ...payload(2), amountMicros: -1800 as unknown as bigint },
+      { ...payload(2), id: undefined as unknown as string },
+      { ...payload(2), createdAt: new Date('2026-11-01T10:00:02.000Z') as unknown as string },
+    ];
+    for (const row of odd) {
+      assert.equal(canonicalLedgerPayload(row), undefined);
+      assert.equal(sealLedgerEntry(SECRET, GENESIS_HASH, row), seal(SECRET, GENESIS_HASH, ledgerPayloadOf(row)));
+    }
   });
 });

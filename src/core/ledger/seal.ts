@@ -6,7 +6,7 @@
 // node:crypto is computation, not I/O, so it belongs in the core.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { canonicalJson } from './canonical-json.ts';
-import { ledgerPayloadOf, type LedgerPayload, type SealedLedgerRow } from './payload.ts';
+import { canonicalLedgerPayload, ledgerPayloadOf, type LedgerPayload, type SealedLedgerRow } from './payload.ts';
 
 export const GENESIS_HASH = '0'.repeat(64);
 
@@ -19,14 +19,22 @@ export const isSealHash = (v: unknown): v is string => typeof v === 'string' && 
  * them would produce a row nobody could verify.
  */
 export function seal(secret: string | Buffer, prevHash: string, payload: unknown): string {
-  if (secret.length === 0) throw new RangeError('seal secret must not be empty');
-  if (!isSealHash(prevHash)) throw new RangeError('prevHash must be 64 lowercase hex characters');
-  return createHmac('sha256', secret).update(prevHash, 'utf8').update(canonicalJson(payload), 'utf8').digest('hex');
+  return sealText(secret, prevHash, canonicalJson(payload));
 }
 
-/** Seals a ledger entry: only its sealed columns count (ledgerPayloadOf). */
+/** seal() over a payload's canonical JSON text. */
+function sealText(secret: string | Buffer, prevHash: string, canonical: string): string {
+  if (secret.length === 0) throw new RangeError('seal secret must not be empty');
+  if (!isSealHash(prevHash)) throw new RangeError('prevHash must be 64 lowercase hex characters');
+  return createHmac('sha256', secret).update(prevHash, 'utf8').update(canonical, 'utf8').digest('hex');
+}
+
+/**
+ * Seals a ledger entry: only its sealed columns count (ledgerPayloadOf). The canonical text of a
+ * row of strings, bigints and nulls is built directly (canonicalLedgerPayload, the same bytes).
+ */
 export function sealLedgerEntry(secret: string | Buffer, prevHash: string, payload: LedgerPayload): string {
-  return seal(secret, prevHash, ledgerPayloadOf(payload));
+  return sealText(secret, prevHash, canonicalLedgerPayload(payload) ?? canonicalJson(ledgerPayloadOf(payload)));
 }
 
 /**

@@ -2,7 +2,9 @@
 // set, each test on its own key prefix so parallel test files never share a stream.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { busContract } from './contract.ts';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { busContract, collector, frame } from './contract.ts';
 import { MemoryEventBus } from './memory.ts';
 import { RedisEventBus } from './redis.ts';
 
@@ -40,3 +42,24 @@ busContract(
   },
   { skip: !REDIS_URL && 'REDIS_URL is not set' },
 );
+
+test('memory bus: a project at its frame cap keeps exactly its newest frames, across the trims', async () => {
+  const bus = new MemoryEventBus({ maxPerProject: 100 });
+  try {
+    const p = randomBytes(8).toString('hex');
+    const first = await bus.publish(frame(p, 0));
+    // 2,999 more: the window moves past 2,900 frames, so the arrays are cut more than once.
+    for (let i = 1; i < 3_000; i++) await bus.publish(frame(p, i));
+    const c = collector();
+    const un = bus.subscribe(p, first, c.on);
+    await un.ready;
+    await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(
+      c.got.map((m) => (m.frame.payload as { n: number }).n),
+      Array.from({ length: 100 }, (_, i) => 2_900 + i),
+    );
+    un();
+  } finally {
+    await bus.close();
+  }
+});

@@ -19,8 +19,13 @@ import {
 interface Stream {
   msgs: BusMessage[];
   ids: ParsedId[];
+  /** Frames before this index are trimmed: out of the window, not yet cut from the arrays. */
+  head: number;
   last: ParsedId;
 }
+
+/** Trimmed frames are cut from a stream's arrays this many at a time (see trim). */
+const COMPACT_EVERY = 1024;
 
 export interface MemoryBusOptions extends BusOptions {
   /** Frames kept per project at most (the oldest go first). */
@@ -51,7 +56,7 @@ export class MemoryEventBus implements EventBus {
     const now = this.now();
     let st = this.streams.get(frame.projectId);
     if (!st) {
-      st = { msgs: [], ids: [], last: { ms: 0, seq: 0 } };
+      st = { msgs: [], ids: [], head: 0, last: { ms: 0, seq: 0 } };
       this.streams.set(frame.projectId, st);
     }
     // Like Redis: the id's time part never goes backwards, the sequence breaks ties.
@@ -82,7 +87,7 @@ export class MemoryEventBus implements EventBus {
       const st = this.streams.get(projectId);
       if (from && st) {
         const oldest = this.now() - this.retentionMs;
-        for (let i = 0; i < st.msgs.length; i++) {
+        for (let i = st.head; i < st.msgs.length; i++) {
           if (st.ids[i].ms >= oldest && compareIds(st.ids[i], from) > 0) sub.deliver(st.msgs[i]);
         }
       }
@@ -125,13 +130,21 @@ export class MemoryEventBus implements EventBus {
     return v.size;
   }
 
+  /**
+   * Moves the stream's start past frames older than the retention or beyond the count. The
+   * arrays are cut only every COMPACT_EVERY frames (or when nothing is left): a busy project sits
+   * at the count, and cutting one frame off the front of the arrays on every publish copied the
+   * whole window each time.
+   */
   private trim(st: Stream, now: number): void {
     const oldest = now - this.retentionMs;
-    let drop = 0;
-    while (drop < st.ids.length && (st.ids[drop].ms < oldest || st.ids.length - drop > this.max)) drop++;
-    if (drop > 0) {
-      st.msgs.splice(0, drop);
-      st.ids.splice(0, drop);
+    let head = st.head;
+    while (head < st.ids.length && (st.ids[head].ms < oldest || st.ids.length - head > this.max)) head++;
+    st.head = head;
+    if (head >= COMPACT_EVERY || (head > 0 && head === st.ids.length)) {
+      st.msgs.splice(0, head);
+      st.ids.splice(0, head);
+      st.head = 0;
     }
   }
 
