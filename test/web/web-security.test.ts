@@ -138,3 +138,33 @@ test('idle sign-out: chosen by keyboard, then enforced by the browser on its own
   assert.equal(left.find((s: { id: string }) => s.id === browserSession.id), undefined, 'the browser session ended on the server');
   await checkA11y('security-idle-signed-out');
 });
+
+test('the security log pages like the API (D9): 50 entries, then "Load more" by keyboard until all are shown', async () => {
+  const t = await signupTenant(srv, 'seclog');
+  // 55 token creations: 55 more entries than a fresh account's, more than one page of 50.
+  for (let i = 0; i < 55; i++) assert.equal((await srv.api('POST', '/api/users/me/tokens', { token: t.accessToken, body: { name: `t${i}` } })).status, 201);
+  await signInAs(t.email, t.password);
+  const token = (await srv.api('POST', '/api/auth/login', { body: { email: t.email, password: t.password } })).body.data.tokens.accessToken;
+  const all: Array<{ id: string }> = [];
+  for (let cursor: string | null = null; ; ) {
+    const r: { items: Array<{ id: string }>; nextCursor: string | null } = (await srv.api('GET', `/api/users/me/audit?limit=50${cursor ? `&cursor=${cursor}` : ''}`, { token })).body.data;
+    all.push(...r.items);
+    if (!r.nextCursor) break;
+    cursor = r.nextCursor;
+  }
+  assert.ok(all.length > 50 && all.length <= 100, `${all.length} entries`);
+  await page.goto(`${srv.url}/security`);
+  await page.getByRole('heading', { level: 1, name: 'Security' }).waitFor();
+  const rows = page.locator('main table').last().locator('tbody tr');
+  await page.getByText('Showing 50 log entries; there are more.').waitFor();
+  assert.equal(await rows.count(), 50);
+  const more = page.getByRole('button', { name: 'Load more log entries' });
+  await more.focus();
+  await page.keyboard.press('Enter');
+  // The login above this page's load is one more entry than the page had: the rest came on one press.
+  await page.getByText(/Showing \d+ log entries, all there are\./).waitFor();
+  const shown = await rows.count();
+  assert.ok(shown >= all.length - 1 && shown <= all.length + 1, `${shown} rows shown, the API has ${all.length}`);
+  assert.equal(await more.count(), 0, 'no button once every page is shown');
+  await checkA11y('security-log-all');
+});

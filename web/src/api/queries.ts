@@ -1,6 +1,6 @@
 // TanStack Query keys and hooks per resource. Keys are arrays under one root per resource, so a
 // write can invalidate exactly what it changed.
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { get, qs } from './client.ts';
 import type { Activity, Audit, Baseline, Invoice, LedgerEntry, Overview, Page, Profile, Project, SavingsSeries, Summary, Tenant, Usage, Wallet } from './types.ts';
 
@@ -40,3 +40,25 @@ export const useSummary = (p: Record<string, string | undefined>, enabled = true
   useQuery({ queryKey: keys.summary(p), queryFn: ({ signal }) => get<Summary>(`/api/tenant/insights/summary${qs(p)}`, signal), enabled });
 export const useLedger = (p: Record<string, string | undefined>) =>
   useQuery({ queryKey: keys.ledger(p), queryFn: ({ signal }) => get<Page<LedgerEntry>>(`/api/tenant/ledger${qs(p)}`, signal) });
+
+/**
+ * A D9 cursor-paged list read page by page: the first page at once, the next ones on "Load more"
+ * (components/ui.tsx `LoadMore`). Invalidating the key refetches every page loaded so far.
+ */
+export function usePaged<T>(queryKey: readonly unknown[], path: string, params: Record<string, string | undefined> = {}, enabled = true) {
+  const q = useInfiniteQuery({
+    queryKey,
+    queryFn: ({ signal, pageParam }) => get<{ items: T[]; nextCursor: string | null }>(`${path}${qs({ ...params, cursor: pageParam ?? undefined })}`, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    enabled,
+  });
+  return {
+    items: q.data?.pages.flatMap((p) => p.items) ?? [],
+    hasMore: q.hasNextPage,
+    loadMore: () => void q.fetchNextPage(),
+    loadingMore: q.isFetchingNextPage,
+    isLoading: q.isLoading,
+    error: q.error,
+  };
+}

@@ -75,5 +75,26 @@ export function Loading({ what }: { what: string }) {
   );
 }
 
+/**
+ * The end of a cursor-paged list: how many rows are shown, and a "Load more" button while the API
+ * has more (a real button: Tab reaches it, Enter or Space presses it; never disabled while loading, so it
+ * keeps the focus).
+ */
+export function LoadMore(p: { shown: number; what: string; hasMore: boolean; loading: boolean; onMore: () => void }) {
+  if (!p.hasMore && p.shown === 0) return null;
+  return (
+    <div className="load-more">
+      <p className="small muted" role="status">
+        {p.loading ? `Loading more ${p.what}…` : `Showing ${p.shown} ${p.what}${p.hasMore ? '; there are more' : ', all there are'}.`}
+      </p>
+      {p.hasMore ? (
+        <Button variant="secondary" onPress={() => (p.loading ? undefined : p.onMore())} aria-label={`Load more ${p.what}`}>
+          Load more
+        </Button>
+      ) : null}
+    </div>
+  );
+}
+
 /** Every chart's footer names the insights-engine version (D13). */
 export const EngineFooter = ({ version }: { version: string }) => <span className="engine">Insights engine {version}</span>;

@@ -7,8 +7,8 @@ import { useNavigate } from 'react-router';
 import { patCreateBody, profilePatchSchema } from '../../../../src/http/api/users/schemas.ts';
 import { api, get } from '../../api/client.ts';
 import { signedOut } from '../../api/session.ts';
-import { keys, useMe } from '../../api/queries.ts';
-import type { Page, Profile } from '../../api/types.ts';
+import { keys, useMe, usePaged } from '../../api/queries.ts';
+import type { Profile } from '../../api/types.ts';
 import { describeError } from '../../components/errors.ts';
 import { validate, type FieldErrors } from '../../components/fns/form.ts';
 import { IDLE_LABELS } from '../../components/fns/idle.ts';
@@ -24,7 +24,7 @@ export default function SecurityPage() {
   const me = useMe();
   const sessions = useQuery({ queryKey: sk.sessions, queryFn: ({ signal }) => get<{ items: Session[] }>('/api/users/me/sessions', signal) });
   const tokens = useQuery({ queryKey: sk.tokens, queryFn: ({ signal }) => get<{ items: Pat[] }>('/api/users/me/tokens', signal) });
-  const audit = useQuery({ queryKey: sk.audit, queryFn: ({ signal }) => get<Page<AuditEntry>>('/api/users/me/audit?limit=50', signal) });
+  const audit = usePaged<AuditEntry>(sk.audit, '/api/users/me/audit', { limit: '50' });
 
   const [sessMsg, setSessMsg] = useState({ ok: '', bad: '' });
   const revokeSession = useMutation({
@@ -136,7 +136,7 @@ export default function SecurityPage() {
         failure={tokMsg.bad}
         saved={tokMsg.ok}
       />
-      <AuditCard entries={audit.data?.items ?? []} verdict={verdict} onVerify={() => verify.mutate()} busy={verify.isPending} failure={auditFailure || (audit.error ? describeError(audit.error) : '')} />
+      <AuditCard entries={audit.items} more={{ hasMore: audit.hasMore, loading: audit.loadingMore, onMore: audit.loadMore }} verdict={verdict} onVerify={() => verify.mutate()} busy={verify.isPending} failure={auditFailure || (audit.error ? describeError(audit.error) : '')} />
     </>
   );
 }

@@ -3,7 +3,7 @@
 import { Label, Radio, RadioGroup } from 'react-aria-components';
 import type { z } from 'zod';
 import type { auditEntry, auditVerdict, pat, session } from '../../../../src/http/api/users/schemas.ts';
-import { Button, Card, Field, Notice } from '../../components/ui.tsx';
+import { Button, Card, Field, LoadMore, Notice } from '../../components/ui.tsx';
 import { formatDay, formatWhen } from '../../components/fns/dates.ts';
 import { IDLE_LABELS } from '../../components/fns/idle.ts';
 import type { FieldErrors } from '../../components/fns/form.ts';
@@ -180,7 +180,7 @@ export function TokensCard(p: {
   );
 }
 
-export function AuditCard(p: { entries: AuditEntry[]; verdict: AuditVerdict | null; onVerify: () => void; busy: boolean; failure: string }) {
+export function AuditCard(p: { entries: AuditEntry[]; more: { hasMore: boolean; loading: boolean; onMore: () => void }; verdict: AuditVerdict | null; onVerify: () => void; busy: boolean; failure: string }) {
   return (
     <Card
       title="Security log"
@@ -228,6 +228,7 @@ export function AuditCard(p: { entries: AuditEntry[]; verdict: AuditVerdict | nu
           </tbody>
         </table>
       </div>
+      <LoadMore shown={p.entries.length} what="log entries" {...p.more} />
     </Card>
   );
 }

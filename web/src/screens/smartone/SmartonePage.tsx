@@ -7,8 +7,8 @@ import { useSearchParams } from 'react-router';
 import { createProjectBody, patchProjectBody } from '../../../../src/http/api/projects/schemas.ts';
 import { api } from '../../api/client.ts';
 import { useProjectEvents } from '../../api/events.ts';
-import { keys, useActivity, useBaseline, useProjects, useTenant } from '../../api/queries.ts';
-import type { Project } from '../../api/types.ts';
+import { keys, useBaseline, usePaged, useProjects, useTenant } from '../../api/queries.ts';
+import type { ActivityItem, Project } from '../../api/types.ts';
 import { describeError } from '../../components/errors.ts';
 import { validate, type FieldErrors } from '../../components/fns/form.ts';
 import { Loading, Notice } from '../../components/ui.tsx';
@@ -127,7 +127,8 @@ export default function SmartonePage() {
     const t = setTimeout(() => setDebounced(search.trim()), 300);
     return () => clearTimeout(t);
   }, [search]);
-  const activity = useActivity({ projectId: project?.id, channel: channel || undefined, search: debounced || undefined, limit: '50' }, !!project);
+  const filters = { projectId: project?.id, channel: channel || undefined, search: debounced || undefined, limit: '50' };
+  const activity = usePaged<ActivityItem>([...keys.activity(filters), 'paged'], '/api/tenant/insights/activity', filters, !!project);
   const [live, setLive] = useState(false);
   useProjectEvents(
     project ? [project.id] : [],
@@ -173,7 +174,7 @@ export default function SmartonePage() {
         canEdit={canEdit}
         onSave={submitSave}
       />
-      <ActivityCard items={activity.data?.items ?? []} loading={activity.isLoading} live={live} channel={channel} search={search} onChannel={setChannel} onSearch={setSearch} />
+      <ActivityCard items={activity.items} loading={activity.isLoading} more={{ hasMore: activity.hasMore, loading: activity.loadingMore, onMore: activity.loadMore }} live={live} channel={channel} search={search} onChannel={setChannel} onSearch={setSearch} />
       {canEdit ? (
         <DeleteCard
           project={project}

@@ -2,7 +2,7 @@
 // budget, quality floor in plain words, benchmark override and stage, and its activity with filters.
 import { Label, Radio, RadioGroup } from 'react-aria-components';
 import type { ActivityItem, Project } from '../../api/types.ts';
-import { Button, Card, Field, Notice } from '../../components/ui.tsx';
+import { Button, Card, Field, LoadMore, Notice } from '../../components/ui.tsx';
 import type { FieldErrors } from '../../components/fns/form.ts';
 import { formatTokens, formatUsd } from '../../components/fns/money.ts';
 import { formatWhen } from '../../components/fns/dates.ts';
@@ -160,7 +160,7 @@ export function DeleteCard(p: { project: Project; confirming: boolean; onAsk: ()
 
 export const CHANNEL_CHOICES = ['proxy', 'mcp', 'extension', 'bridge', 'copy-paste', 'advisory'] as const;
 
-export function ActivityCard(p: { items: ActivityItem[]; live: boolean; channel: string; search: string; onChannel: (c: string) => void; onSearch: (s: string) => void; loading: boolean }) {
+export function ActivityCard(p: { items: ActivityItem[]; more: { hasMore: boolean; loading: boolean; onMore: () => void }; live: boolean; channel: string; search: string; onChannel: (c: string) => void; onSearch: (s: string) => void; loading: boolean }) {
   return (
     <Card title="Activity">
       <div className="filters" role="search" aria-label="Filter the activity">
@@ -200,6 +200,7 @@ export function ActivityCard(p: { items: ActivityItem[]; live: boolean; channel:
           ))}
         </ol>
       )}
+      <LoadMore shown={p.items.length} what="activity items" {...p.more} />
     </Card>
   );
 }
