@@ -375,3 +375,41 @@ describe('keyboard, sign out, sign-up and not found', () => {
     await checkA11y('not-found');
   });
 });
+
+// Last in the file: its 50 top-ups change nothing another test of this file checks.
+test('/billing: invoices page like the API (D9): 50, then "Load more" by keyboard until all are shown', async () => {
+  // 50 more paid top-ups (sandbox checkout, confirmed as the page's Pay button does): over one page.
+  for (let i = 0; i < 50; i++) {
+    const top = await srv.api('POST', '/api/tenant/wallet/topup', { token: t.accessToken, body: { amountMicros: '5000000' } });
+    assert.equal(top.status, 201, JSON.stringify(top.body));
+    assert.ok((await fetch(`${top.body.data.checkoutUrl}/confirm`, { method: 'POST', redirect: 'manual' })).status < 400);
+  }
+  const all: unknown[] = [];
+  for (let cursor: string | null = null; ; ) {
+    const r: { items: unknown[]; nextCursor: string | null } = await api(`/api/tenant/invoices?limit=50${cursor ? `&cursor=${cursor}` : ''}`);
+    all.push(...r.items);
+    if (!r.nextCursor) break;
+    cursor = r.nextCursor;
+  }
+  assert.ok(all.length > 50 && all.length <= 100, `${all.length} invoices`);
+  // The tests before this one signed out and signed up someone else: a fresh browser context,
+  // signed in as this tenant again.
+  await page.context().close();
+  w = await openPage(browser);
+  page = w.page;
+  await page.goto(`${srv.url}/login?next=%2Fbilling`);
+  await page.getByLabel('E-mail').fill(t.email);
+  await page.getByLabel('Password').fill(t.password);
+  await page.getByLabel('Password').press('Enter');
+  await page.waitForURL((u) => u.pathname === '/billing');
+  const rows = page.getByTestId('invoices').locator('tbody tr');
+  await page.getByText('Showing 50 invoices; there are more.').waitFor();
+  assert.equal(await rows.count(), 50);
+  const more = page.getByRole('button', { name: 'Load more invoices' });
+  await more.focus();
+  await page.keyboard.press('Enter');
+  await page.getByText(`Showing ${all.length} invoices, all there are.`).waitFor();
+  assert.equal(await rows.count(), all.length);
+  assert.equal(await more.count(), 0, 'no button once every page is shown');
+  await checkA11y('billing-invoices-all');
+});

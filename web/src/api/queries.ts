@@ -2,7 +2,7 @@
 // write can invalidate exactly what it changed.
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { get, qs } from './client.ts';
-import type { Activity, Audit, Baseline, Invoice, LedgerEntry, Overview, Page, Profile, Project, SavingsSeries, Summary, Tenant, Usage, Wallet } from './types.ts';
+import type { Activity, Audit, Baseline, LedgerEntry, Overview, Page, Profile, Project, SavingsSeries, Summary, Tenant, Usage, Wallet } from './types.ts';
 
 export const keys = {
   me: ['me'] as const,
@@ -28,7 +28,6 @@ export const useProjects = () =>
   useQuery({ queryKey: keys.projects, queryFn: ({ signal }) => get<Page<Project>>('/api/projects?limit=200', signal), staleTime: 60_000 });
 export const useWallet = () => useQuery({ queryKey: keys.wallet, queryFn: ({ signal }) => get<Wallet>('/api/tenant/wallet', signal) });
 export const useBaseline = () => useQuery({ queryKey: keys.baseline, queryFn: ({ signal }) => get<Baseline>('/api/tenant/baseline', signal) });
-export const useInvoices = () => useQuery({ queryKey: keys.invoices, queryFn: ({ signal }) => get<Page<Invoice>>('/api/tenant/invoices?limit=50', signal) });
 export const useOverview = () => useQuery({ queryKey: keys.overview, queryFn: ({ signal }) => get<Overview>('/api/tenant/insights/overview', signal) });
 export const useSavings = (window: string) =>
   useQuery({ queryKey: keys.savings(window), queryFn: ({ signal }) => get<SavingsSeries>(`/api/tenant/insights/savings${qs({ window })}`, signal) });

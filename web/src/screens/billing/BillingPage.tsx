@@ -6,8 +6,8 @@ import { useSearchParams } from 'react-router';
 import { autoTopupBody, topupBody } from '../../../../src/http/api/wallet/schemas.ts';
 import { baselinePatchBody } from '../../../../src/http/api/baseline/schemas.ts';
 import { api, download } from '../../api/client.ts';
-import { keys, useBaseline, useInvoices, useTenant, useWallet } from '../../api/queries.ts';
-import type { Baseline, TopupResult, Wallet } from '../../api/types.ts';
+import { keys, useBaseline, usePaged, useTenant, useWallet } from '../../api/queries.ts';
+import type { Baseline, Invoice, TopupResult, Wallet } from '../../api/types.ts';
 import { describeError } from '../../components/errors.ts';
 import { validate, type FieldErrors } from '../../components/fns/form.ts';
 import { Loading, Notice } from '../../components/ui.tsx';
@@ -19,7 +19,7 @@ export default function BillingPage() {
   const [params] = useSearchParams();
   const wallet = useWallet();
   const baseline = useBaseline();
-  const invoices = useInvoices();
+  const invoices = usePaged<Invoice>(keys.invoices, '/api/tenant/invoices', { limit: '50' });
   const tenant = useTenant();
   // The API decides who may pay (admins and owners); the form stays open unless the tenant read says otherwise.
   const canPay = !tenant.data || ['owner', 'admin'].includes(tenant.data.role);
@@ -119,7 +119,8 @@ export default function BillingPage() {
       {baseline.data ? <BenchmarkCard baseline={baseline.data} onChange={chooseBench} busy={bench.isPending} failure={benchFailure} saved={benchSaved} /> : null}
       <PaymentMethodCard wallet={wallet.data} />
       <InvoicesCard
-        invoices={invoices.data?.items ?? []}
+        invoices={invoices.items}
+        more={{ hasMore: invoices.hasMore, loading: invoices.loadingMore, onMore: invoices.loadMore }}
         failure={pdfFailure}
         onPdf={(i) => {
           setPdfFailure('');

@@ -2,7 +2,7 @@
 // (a label from the processor: the service never sees card data) and invoices with their PDFs.
 import { Radio, RadioGroup, Label } from 'react-aria-components';
 import type { Baseline, Invoice, Wallet } from '../../api/types.ts';
-import { Button, Card, Field, Notice } from '../../components/ui.tsx';
+import { Button, Card, Field, LoadMore, Notice } from '../../components/ui.tsx';
 import { formatTokens, formatUsd } from '../../components/fns/money.ts';
 import { formatDay } from '../../components/fns/dates.ts';
 import type { FieldErrors } from '../../components/fns/form.ts';
@@ -122,7 +122,7 @@ export function PaymentMethodCard({ wallet }: { wallet: Wallet }) {
   );
 }
 
-export function InvoicesCard({ invoices, onPdf, failure }: { invoices: Invoice[]; onPdf: (i: Invoice) => void; failure: string }) {
+export function InvoicesCard({ invoices, more, onPdf, failure }: { invoices: Invoice[]; more: { hasMore: boolean; loading: boolean; onMore: () => void }; onPdf: (i: Invoice) => void; failure: string }) {
   return (
     <Card title="Invoices">
       {invoices.length === 0 ? (
@@ -153,6 +153,7 @@ export function InvoicesCard({ invoices, onPdf, failure }: { invoices: Invoice[]
           </tbody>
         </table>
       )}
+      <LoadMore shown={invoices.length} what="invoices" {...more} />
       <Notice kind="error">{failure}</Notice>
     </Card>
   );
