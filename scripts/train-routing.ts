@@ -1,8 +1,9 @@
 // `npm run train:routing`: trains Layer 1 (D18) on data/routing/train.jsonl and writes
 // src/core/routing/layer1-weights.json. It never reads data/routing/eval/.
 //   --cv      grouped 5-fold cross-validation on the training split, beside the rule baseline
-//   --cv-author  train on one author's rows of the training split and score the other author's:
-//             the closest the training split gets to the held-out question (another person's words)
+//   --cv-author  for each author of the training split, train on the other authors' rows and score
+//             that author's: the closest the training split gets to the held-out question
+//             (another person's words)
 //   --check   retrain and fail if the shipped weights differ from what the corpus produces
 import { readFileSync, writeFileSync } from 'node:fs';
 import { classifyByRules } from '../src/core/routing/classify-rules.ts';
