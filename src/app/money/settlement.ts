@@ -27,7 +27,8 @@
 // before: each settlement still resolves only after its own statement committed. If the batch it
 // builds on did not commit as planned, the next one is not sent and goes the locking path after
 // it. At most PIPELINE_DEPTH batches of a tenant are in flight, and a settlement's call is in one
-// batch at a time.
+// batch at a time. A pipelined batch holds its one tenant alone: it waits for that tenant's
+// commit, and no other tenant's settlement waits with it.
 //
 // Files: this one queues and batches and picks the path; settlement-batch.ts plans and writes a batch
 // (the fast path's one statement, the locking path's transaction); settlement.repo.ts holds the SQL.
@@ -135,22 +136,23 @@ export class Settler {
   }
 
   /**
-   * Forms and starts batches. A tenant with no batch in flight joins any batch; one whose batch in
-   * flight went the fast path joins a fast batch planned on the heads that batch leaves (the
-   * pipeline), but only in a pass deferred to the next turn of the event loop (`piping`), so the
-   * settlements arriving together share it instead of the first going alone. A tenant's
+   * Forms and starts batches. A tenant with no batch in flight joins any batch that is not
+   * pipelined. A tenant whose batch in flight went the fast path gets a batch of its own planned
+   * on the heads that batch leaves (the pipeline): of its own, because it is sent only once that
+   * batch has committed, and other tenants never wait for a tenant's commit (D8). Pipelined
+   * batches are formed only in a pass deferred to the next turn of the event loop (`piping`), so
+   * the settlements arriving together share one instead of the first going alone. A tenant's
    * settlements keep their order: once one of them has to wait, the rest wait with it.
    */
   private pump(piping: boolean): void {
     while (this.running < MAX_CONCURRENT && this.queue.length > 0) {
       const batch: Item[] = [];
       const rest: Item[] = [];
-      /** Tenants in this batch: true when the batch is planned on a batch of theirs in flight. */
-      const mode = new Map<string, boolean>();
+      /** Null until the first item is taken; then false for a batch of tenants with nothing in flight, or the one tenant it is pipelined for. */
+      let kind: false | string | null = null;
       const waiting = new Set<string>();
       const calls = new Set<string>();
       const now = performance.now();
-      let piped = false;
       let allFast = true;
       let wantPipe = false;
       for (const it of this.queue) {
@@ -159,21 +161,14 @@ export class Settler {
         let take = batch.length < MAX_BATCH && !waiting.has(t) && !calls.has(id) && !this.inFlightCalls.has(id);
         if (take) {
           const fast = this.fastItem(it, now);
-          let pipe = mode.get(t);
-          if (pipe === undefined) {
-            const f = this.flights.get(t);
-            if (!f) pipe = false;
-            else if (f.length < PIPELINE_DEPTH && f[f.length - 1].fast && fast && allFast) {
-              pipe = true;
-              if (!piping) wantPipe = true;
-            } else take = false;
-          }
-          // A batch planned on a batch in flight is fast as a whole.
-          if (take && pipe && !piping) take = false;
-          else if (take && (pipe || piped) && !fast) take = false;
+          const f = this.flights.get(t);
+          if (!f) take = kind === null || kind === false;
+          else if (f.length < PIPELINE_DEPTH && f[f.length - 1].fast && fast) {
+            if (!piping) wantPipe = true;
+            take = piping && (kind === null || kind === t);
+          } else take = false;
           if (take) {
-            mode.set(t, pipe!);
-            if (pipe) piped = true;
+            kind = f ? t : false;
             if (!fast) allFast = false;
           }
         }
@@ -188,7 +183,7 @@ export class Settler {
       if (wantPipe) this.schedulePipe();
       if (batch.length === 0) break;
       this.queue = rest;
-      this.start(batch, mode, allFast);
+      this.start(batch, typeof kind === 'string' ? kind : null, allFast);
     }
   }
 
@@ -201,15 +196,17 @@ export class Settler {
     });
   }
 
-  private start(batch: Item[], mode: Map<string, boolean>, fast: boolean): void {
+  /** Starts a batch; `piped` names the tenant whose batch in flight it is planned on. */
+  private start(batch: Item[], piped: string | null, fast: boolean): void {
     let committed!: (ok: boolean) => void;
     let finish!: () => void;
     const flight: Flight = { fast, committed: new Promise<boolean>((r) => (committed = r)), done: new Promise<void>((r) => (finish = r)) };
-    /** The batches in flight this one is planned on. */
+    const tenants = new Set(batch.map((it) => it.input.tenantId));
+    /** The batch in flight this one is planned on. */
     const before: Flight[] = [];
-    for (const [t, pipe] of mode) {
+    for (const t of tenants) {
       const f = this.flights.get(t);
-      if (pipe && f) before.push(f[f.length - 1]);
+      if (t === piped && f) before.push(f[f.length - 1]);
       if (f) f.push(flight);
       else this.flights.set(t, [flight]);
     }
@@ -224,7 +221,7 @@ export class Settler {
       .finally(() => {
         committed(false);
         finish();
-        for (const t of mode.keys()) {
+        for (const t of tenants) {
           const f = this.flights.get(t)!;
           f.splice(f.indexOf(flight), 1);
           if (f.length === 0) this.flights.delete(t);
