@@ -64,6 +64,8 @@ test('/security: sessions, tokens shown once and copied, the security log verifi
   await page.getByTestId('session').getByRole('button').click();
   await page.getByText('The session was revoked.').waitFor();
   assert.equal((await srv.api('POST', '/api/auth/refresh', { body: { refreshToken: t.refreshToken } })).status, 401);
+  // The list reloads after the message: wait for the row to go (seen once under load as still there).
+  await page.getByTestId('session').waitFor({ state: 'detached' });
   assert.equal(await page.getByTestId('session').count(), 0);
 
   // A personal access token: the schema on screen, then shown once, copied by the button, working.
@@ -139,7 +141,7 @@ test('idle sign-out: chosen by keyboard, then enforced by the browser on its own
   await checkA11y('security-idle-signed-out');
 });
 
-test('the security log pages like the API (D9): 50 entries, then "Load more" by keyboard until all are shown', async () => {
+test('access tokens and the security log page like the API (D9): 50, then "Load more" by keyboard until all are shown', async () => {
   const t = await signupTenant(srv, 'seclog');
   // 55 token creations: 55 more entries than a fresh account's, more than one page of 50.
   for (let i = 0; i < 55; i++) assert.equal((await srv.api('POST', '/api/users/me/tokens', { token: t.accessToken, body: { name: `t${i}` } })).status, 201);
@@ -155,6 +157,14 @@ test('the security log pages like the API (D9): 50 entries, then "Load more" by 
   assert.ok(all.length > 50 && all.length <= 100, `${all.length} entries`);
   await page.goto(`${srv.url}/security`);
   await page.getByRole('heading', { level: 1, name: 'Security' }).waitFor();
+  // The 55 tokens themselves: 50, then the other 5 on "Load more".
+  const revokeButtons = page.getByRole('button', { name: /^Revoke the token t\d+$/ });
+  await page.getByText('Showing 50 access tokens; there are more.').waitFor();
+  assert.equal(await revokeButtons.count(), 50);
+  await page.getByRole('button', { name: 'Load more access tokens' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByText('Showing 55 access tokens, all there are.').waitFor();
+  assert.equal(await revokeButtons.count(), 55);
   const rows = page.locator('main table').last().locator('tbody tr');
   await page.getByText('Showing 50 log entries; there are more.').waitFor();
   assert.equal(await rows.count(), 50);

@@ -23,7 +23,7 @@ export default function SecurityPage() {
   const navigate = useNavigate();
   const me = useMe();
   const sessions = useQuery({ queryKey: sk.sessions, queryFn: ({ signal }) => get<{ items: Session[] }>('/api/users/me/sessions', signal) });
-  const tokens = useQuery({ queryKey: sk.tokens, queryFn: ({ signal }) => get<{ items: Pat[] }>('/api/users/me/tokens', signal) });
+  const tokens = usePaged<Pat>(sk.tokens, '/api/users/me/tokens', { limit: '50' });
   const audit = usePaged<AuditEntry>(sk.audit, '/api/users/me/audit', { limit: '50' });
 
   const [sessMsg, setSessMsg] = useState({ ok: '', bad: '' });
@@ -121,7 +121,8 @@ export default function SecurityPage() {
         saved={idleMsg.ok}
       />
       <TokensCard
-        tokens={tokens.data?.items ?? []}
+        tokens={tokens.items}
+        more={{ hasMore: tokens.hasMore, loading: tokens.loadingMore, onMore: tokens.loadMore }}
         name={name}
         days={days}
         onName={setName}

@@ -83,6 +83,7 @@ export function IdleCard(p: { value: string; onChange: (v: string) => void; busy
 
 export function TokensCard(p: {
   tokens: Pat[];
+  more: { hasMore: boolean; loading: boolean; onMore: () => void };
   name: string;
   days: string;
   onName: (v: string) => void;
@@ -176,6 +177,7 @@ export function TokensCard(p: {
           </table>
         </div>
       )}
+      <LoadMore shown={live.length} what="access tokens" {...p.more} />
     </Card>
   );
 }
