@@ -57,6 +57,9 @@ interface Round {
   cpu: number;
   dbCpu: number;
   errors: number;
+  /** Outbox rows the plane consumed while this cell's load ran (plane on), and calls made. */
+  consumed: number;
+  calls: number;
 }
 
 const children: ChildProcess[] = [];
@@ -159,6 +162,12 @@ async function main(): Promise<void> {
       }
     };
 
+    // The plane's work while the load runs: outbox rows it consumed (read just outside each cell's load).
+    const onClient = new pg.Client({ connectionString: targets.on.dbUrl });
+    await onClient.connect();
+    cleanup.push(() => onClient.end());
+    const consumedRows = async () => Number((await onClient.query<{ n: string }>('select count(consumed_at)::text as n from learning_outbox')).rows[0]!.n);
+
     const cells: Array<{ mode: Mode; connections: number }> = [];
     for (const mode of ['json', 'stream'] as Mode[]) for (const c of CONNECTIONS) cells.push({ mode, connections: c });
     const results = new Map<string, Record<Plane, Round[]>>(cells.map((c) => [`${c.mode}/${c.connections}`, { off: [], on: [] }]));
@@ -186,6 +195,7 @@ async function main(): Promise<void> {
         }
         for (const c of cells) {
           const pid = targets[p].child.pid!;
+          const consumed0 = p === 'on' ? await consumedRows() : 0;
           let cpu0 = 0;
           let db0 = 0;
           let cpu1 = 0;
@@ -203,6 +213,7 @@ async function main(): Promise<void> {
               else [cpu1, db1] = [cpuUs(pid), treeCpuUs(postmasterPid)];
             },
           });
+          const consumed1 = p === 'on' ? await consumedRows() : 0;
           const per = (x: number) => (res.requests > 0 ? x / res.requests : NaN);
           results.get(`${c.mode}/${c.connections}`)![p].push({
             rps: res.rps,
@@ -211,6 +222,8 @@ async function main(): Promise<void> {
             cpu: per(cpu1 - cpu0),
             dbCpu: per(db1 - db0),
             errors: res.errors,
+            consumed: consumed1 - consumed0,
+            calls: res.requests,
           });
           log(`round ${r + 1}/${ROUNDS} plane ${p} ${c.mode} ×${c.connections}: ${res.rps.toFixed(0)} calls/s, p50 ${(percentile(res.latencyUs, 50) / 1000).toFixed(2)} ms${res.errors ? `, ${res.errors} errors (${res.firstError})` : ''}`);
         }
@@ -261,6 +274,13 @@ async function main(): Promise<void> {
       const d = (key: keyof Round) => x.on.map((r, i) => r[key] - x.off[i]![key]);
       const n = (key: keyof Round) => x.off.slice(1).map((r, i) => r[key] - x.off[i]![key]);
       L.push(`| ${c.mode} ×${c.connections} | ${range(d('p50'))} | ${pos(d('p50'))} | ${range(n('p50'))} | ${range(d('p99'))} | ${pos(d('p99'))} | ${range(n('p99'))} | ${range(d('cpu')).replace(/\.\d\d/g, '')} | ${range(d('dbCpu')).replace(/\.\d\d/g, '')} |`);
+    }
+    L.push('', 'The plane\'s work during the load (plane on): outbox rows it consumed while each cell ran (its warm-up included), against the calls measured (each call writes one row, two if escalated).', '');
+    for (const c of cells) {
+      const x = results.get(`${c.mode}/${c.connections}`)!;
+      const rows = x.on.reduce((a, r) => a + r.consumed, 0);
+      const calls = x.on.reduce((a, r) => a + r.calls, 0);
+      L.push(`- ${c.mode} ×${c.connections}: ${rows} rows consumed during ${calls} calls (${f((100 * rows) / Math.max(1, calls), 1)} %); per round: ${x.on.map((r) => r.consumed).join(', ')}`);
     }
     L.push('', 'Every round, in order (off | on): p50 ms, then p99 ms, then serving-process CPU µs per call.', '');
     for (const c of cells) {
