@@ -2,6 +2,7 @@
 // calls (a TLS + TCP handshake per call would dwarf the gateway's own cost). Timeouts come from
 // config; the caller's AbortSignal (client disconnect) cancels the upstream request.
 import { Agent, errors as undiciErrors, type Dispatcher } from 'undici';
+import type { AbortLike } from './abort.ts';
 
 export interface UpstreamResponse {
   status: number;
@@ -47,7 +48,7 @@ export class UpstreamClient {
     return origin;
   }
 
-  async post(url: string, headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<UpstreamResponse> {
+  async post(url: string, headers: Record<string, string>, body: string, signal?: AbortLike): Promise<UpstreamResponse> {
     try {
       const origin = this.originOf(url);
       const res = await this.agent.request({
@@ -56,7 +57,8 @@ export class UpstreamClient {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
         body,
-        signal,
+        // undici reads `aborted`, `reason` and abort listeners only (api-request.js, util.addAbortListener).
+        signal: signal as AbortSignal | undefined,
       });
       return { status: res.statusCode, headers: res.headers, body: res.body };
     } catch (e) {

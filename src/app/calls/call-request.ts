@@ -2,6 +2,7 @@
 import type { CanonicalRequest, ClientShape } from '../../core/canonical/types.ts';
 import type { ParseContext, WireFormat } from '../../wire/index.ts';
 import type { KeyPrincipal } from '../identity/index.ts';
+import type { AbortLike } from '../../infra/abort.ts';
 
 /** A key's principal, or the same without a key for surfaces a user drives from the web app. */
 export type CallPrincipal = Omit<KeyPrincipal, 'keyId'> & { keyId: string | null };
@@ -20,8 +21,8 @@ export interface CallRequest {
   /** Recorded on the call log; defaults to 'proxy:<surface>'. */
   channel?: string;
   conversationId?: string;
-  /** Aborted when the client goes away: cancels the upstream request. */
-  signal: AbortSignal;
+  /** Aborted when the client goes away: cancels the upstream request (an AbortSignal, or the proxy's CallAbort). */
+  signal: AbortLike;
   /** The client's wire when it is not the shape's default one (the Responses API on the chat shape). */
   clientWire?: WireFormat;
   /**

@@ -7,6 +7,7 @@ import type { CanonicalRequest, StreamEvent, Usage } from '../../core/canonical/
 import { SseParser, encodeSse } from '../../wire/sse.ts';
 import type { SseRecord, WireFormat } from '../../wire/types.ts';
 import { classify, type UpstreamResponse } from '../../infra/upstream.ts';
+import type { AbortLike } from '../../infra/abort.ts';
 
 export interface StreamSink {
   /** Send the status line and headers; called once, before the first write. */
@@ -36,7 +37,7 @@ export interface PumpOptions {
    */
   pipeThrough: boolean;
   sink: StreamSink;
-  signal: AbortSignal;
+  signal: AbortLike;
   /** Usage as far as the provider reported it; the caller estimates what is missing. */
   settle(usage: Partial<Usage>, counted: Counted): Promise<void>;
 }

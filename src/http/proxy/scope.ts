@@ -15,6 +15,7 @@ import { rateLimitHeaders } from '../plugins/rate-limit.ts';
 import type { App } from '../api/common.ts';
 import { CHANNELS } from '../../app/events/index.ts';
 import { callLoad } from './load.ts';
+import { CallAbort } from '../../infra/abort.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -154,7 +155,7 @@ export async function handleCall(s: Services, req: FastifyRequest, reply: Fastif
   const principal = await authenticateKey(s, req, c.shape);
   const channel = presentedChannel(req);
   await rateLimit(s, reply, c.surface, principal.tenantId);
-  const abort = new AbortController();
+  const abort = new CallAbort();
   reply.raw.on('close', () => {
     if (!reply.raw.writableFinished) abort.abort();
   });
@@ -170,7 +171,7 @@ export async function handleCall(s: Services, req: FastifyRequest, reply: Fastif
       // The call log keeps the surface too (`mcp:chat`); llm.call carries the tier alone.
       channel: `${channel}:${c.surface}`,
       conversationId: conv ? conv.slice(0, 200) : undefined,
-      signal: abort.signal,
+      signal: abort,
     };
     if (c.parseCtx !== undefined) call.parseCtx = c.parseCtx;
     if (c.wire !== undefined) call.clientWire = c.wire;
