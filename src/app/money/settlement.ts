@@ -38,7 +38,7 @@ import type { Tx } from '../../store/db.ts';
 import { findModel, savings as computeSavings } from '../../core/pricing/index.ts';
 import type { FollowUpWriter } from '../shared/index.ts';
 import type { PricedCall, SettledCall, SettlementPlan } from './settlement-plan.ts';
-import { planFast, runFastPlan, settleIn, type CachedHead, type Outcome } from './settlement-batch.ts';
+import { planFast, runFastPlan, settleIn, type CachedHead, type FastPlan, type Outcome } from './settlement-batch.ts';
 import { previousSettlement, type Item } from './settlement.repo.ts';
 
 /** Batches in flight at once (each holds one pooled connection). */
@@ -240,13 +240,18 @@ export class Settler {
   private async runBatch(batch: Item[], fast: boolean, before: Flight[], committed: (ok: boolean) => void): Promise<void> {
     let outcomes: Outcome[] | null = null;
     if (fast) {
-      // Sealed now, synchronously: the next batch of these tenants may be planned on these heads.
-      const plan = planFast(this.s, this.heads, batch);
-      for (const [t, h] of plan.ends) this.heads.set(t, h);
-      // Planned on batches in flight: sent once they have committed the heads it builds on.
-      const ready = before.length === 0 || (await Promise.all(before.map((f) => f.committed))).every(Boolean);
       let err: unknown = null;
-      if (ready) {
+      let plan: FastPlan | null = null;
+      try {
+        // Sealed now, synchronously: the next batch of these tenants may be planned on these heads.
+        plan = planFast(this.s, this.heads, batch);
+        for (const [t, h] of plan.ends) this.heads.set(t, h);
+      } catch (e) {
+        err = e;
+      }
+      // Planned on batches in flight: sent once they have committed the heads it builds on.
+      const ready = plan !== null && (before.length === 0 || (await Promise.all(before.map((f) => f.committed))).every(Boolean));
+      if (ready && plan) {
         try {
           outcomes = await runFastPlan(this.s, plan);
           this.stats.fast += 1;
