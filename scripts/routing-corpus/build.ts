@@ -36,12 +36,13 @@ import * as people7 from './voices-people-g.ts';
 import * as people8 from './voices-people-h.ts';
 import * as people9 from './voices-people-i.ts';
 import * as people10 from './voices-people-j.ts';
+import * as people11 from './voices-people-k.ts';
 import type { FamilyItems, Item } from './types.ts';
 
 /** Who wrote a batch of hand-written requests: the first part of every row's `author`. */
 const LAYER1_HELPER = 'layer1-helper';
 const ROUTING_HELPER = 'routing-helper';
-/** Session 8's Layer 1 helper, a third author (voices-people-i.ts, voices-people-j.ts). */
+/** Session 8's Layer 1 helper, a third author (voices-people-i.ts, -j.ts, -k.ts). */
 const S8 = 'layer1-s8';
 type Batch = readonly [author: string, items: FamilyItems];
 interface Cell { items: Item[]; authors: string[] }
@@ -56,19 +57,22 @@ const join = (...batches: Batch[]): Record<Complexity, Cell> => {
 const first = (...batches: FamilyItems[]): Batch[] => batches.map((b) => [LAYER1_HELPER, b] as const);
 
 const ITEMS: Record<TaskFamily, Record<Complexity, Cell>> = {
-  coding: join(...first(coding, coding2, mixed.coding3, apps.coding4, borders.coding5, everyday.coding6), [ROUTING_HELPER, people.coding7], [ROUTING_HELPER, people3.coding8], [ROUTING_HELPER, people5.coding9], [ROUTING_HELPER, people6.coding10], [ROUTING_HELPER, people8.coding12], [S8, people9.coding13], [S8, people10.coding14]),
-  writing: join(...first(writing, writing2, mixed.writing3, apps.writing4, borders.writing5, everyday.writing6), [ROUTING_HELPER, people.writing7], [ROUTING_HELPER, people3.writing8], [ROUTING_HELPER, people5.writing9], [ROUTING_HELPER, people6.writing10], [ROUTING_HELPER, people8.writing12], [S8, people9.writing13], [S8, people10.writing14]),
-  research: join(...first(research, research2, mixed.research3, apps.research4, borders.research5, everyday.research6), [ROUTING_HELPER, people.research7], [ROUTING_HELPER, people3.research8], [ROUTING_HELPER, people5.research9], [ROUTING_HELPER, people6.research10], [ROUTING_HELPER, people7.research11], [S8, people9.research13], [S8, people10.research14]),
-  'data-analysis': join(...first(dataAnalysis, dataAnalysis2, mixed.dataAnalysis3, apps.dataAnalysis4, borders.dataAnalysis5, everyday.dataAnalysis6), [ROUTING_HELPER, people.dataAnalysis7], [ROUTING_HELPER, people3.dataAnalysis8], [ROUTING_HELPER, people5.dataAnalysis9], [ROUTING_HELPER, people6.dataAnalysis10], [ROUTING_HELPER, people7.dataAnalysis11], [ROUTING_HELPER, people8.dataAnalysis12], [S8, people9.dataAnalysis13], [S8, people10.dataAnalysis14]),
-  math: join(...first(math, math2, mixed.math3, apps.math4, borders.math5, everyday.math6), [ROUTING_HELPER, people.math7], [ROUTING_HELPER, people3.math8], [ROUTING_HELPER, people5.math9], [ROUTING_HELPER, people6.math10], [S8, people9.math13], [S8, people10.math14]),
-  summarization: join(...first(summarization, summarization2, mixed.summarization3, apps.summarization4, borders.summarization5, everyday.summarization6), [ROUTING_HELPER, people2.summarization7], [ROUTING_HELPER, people4.summarization8], [ROUTING_HELPER, people5.summarization9], [ROUTING_HELPER, people6.summarization10], [ROUTING_HELPER, people7.summarization11], [ROUTING_HELPER, people8.summarization12], [S8, people9.summarization13], [S8, people10.summarization14]),
-  translation: join(...first(translation, translation2, mixed.translation3, apps.translation4, borders.translation5, everyday.translation6), [ROUTING_HELPER, people2.translation7], [ROUTING_HELPER, people4.translation8], [ROUTING_HELPER, people5.translation9], [ROUTING_HELPER, people6.translation10], [S8, people9.translation13], [S8, people10.translation14]),
-  extraction: join(...first(extraction, extraction2, mixed.extraction3, apps.extraction4, borders.extraction5, everyday.extraction6), [ROUTING_HELPER, people2.extraction7], [ROUTING_HELPER, people4.extraction8], [ROUTING_HELPER, people5.extraction9], [ROUTING_HELPER, people6.extraction10], [ROUTING_HELPER, people7.extraction11], [ROUTING_HELPER, people8.extraction12], [S8, people9.extraction13], [S8, people10.extraction14]),
-  conversation: join(...first(conversation, conversation2, mixed.conversation3, apps.conversation4, borders.conversation5, everyday.conversation6), [ROUTING_HELPER, people2.conversation7], [ROUTING_HELPER, people4.conversation8], [ROUTING_HELPER, people5.conversation9], [ROUTING_HELPER, people6.conversation10], [ROUTING_HELPER, people7.conversation11], [ROUTING_HELPER, people8.conversation12], [S8, people9.conversation13], [S8, people10.conversation14]),
+  coding: join(...first(coding, coding2, mixed.coding3, apps.coding4, borders.coding5, everyday.coding6), [ROUTING_HELPER, people.coding7], [ROUTING_HELPER, people3.coding8], [ROUTING_HELPER, people5.coding9], [ROUTING_HELPER, people6.coding10], [ROUTING_HELPER, people8.coding12], [S8, people9.coding13], [S8, people10.coding14], [S8, people11.coding15]),
+  writing: join(...first(writing, writing2, mixed.writing3, apps.writing4, borders.writing5, everyday.writing6), [ROUTING_HELPER, people.writing7], [ROUTING_HELPER, people3.writing8], [ROUTING_HELPER, people5.writing9], [ROUTING_HELPER, people6.writing10], [ROUTING_HELPER, people8.writing12], [S8, people9.writing13], [S8, people10.writing14], [S8, people11.writing15]),
+  research: join(...first(research, research2, mixed.research3, apps.research4, borders.research5, everyday.research6), [ROUTING_HELPER, people.research7], [ROUTING_HELPER, people3.research8], [ROUTING_HELPER, people5.research9], [ROUTING_HELPER, people6.research10], [ROUTING_HELPER, people7.research11], [S8, people9.research13], [S8, people10.research14], [S8, people11.research15]),
+  'data-analysis': join(...first(dataAnalysis, dataAnalysis2, mixed.dataAnalysis3, apps.dataAnalysis4, borders.dataAnalysis5, everyday.dataAnalysis6), [ROUTING_HELPER, people.dataAnalysis7], [ROUTING_HELPER, people3.dataAnalysis8], [ROUTING_HELPER, people5.dataAnalysis9], [ROUTING_HELPER, people6.dataAnalysis10], [ROUTING_HELPER, people7.dataAnalysis11], [ROUTING_HELPER, people8.dataAnalysis12], [S8, people9.dataAnalysis13], [S8, people10.dataAnalysis14], [S8, people11.dataAnalysis15]),
+  math: join(...first(math, math2, mixed.math3, apps.math4, borders.math5, everyday.math6), [ROUTING_HELPER, people.math7], [ROUTING_HELPER, people3.math8], [ROUTING_HELPER, people5.math9], [ROUTING_HELPER, people6.math10], [S8, people9.math13], [S8, people10.math14], [S8, people11.math15]),
+  summarization: join(...first(summarization, summarization2, mixed.summarization3, apps.summarization4, borders.summarization5, everyday.summarization6), [ROUTING_HELPER, people2.summarization7], [ROUTING_HELPER, people4.summarization8], [ROUTING_HELPER, people5.summarization9], [ROUTING_HELPER, people6.summarization10], [ROUTING_HELPER, people7.summarization11], [ROUTING_HELPER, people8.summarization12], [S8, people9.summarization13], [S8, people10.summarization14], [S8, people11.summarization15]),
+  translation: join(...first(translation, translation2, mixed.translation3, apps.translation4, borders.translation5, everyday.translation6), [ROUTING_HELPER, people2.translation7], [ROUTING_HELPER, people4.translation8], [ROUTING_HELPER, people5.translation9], [ROUTING_HELPER, people6.translation10], [S8, people9.translation13], [S8, people10.translation14], [S8, people11.translation15]),
+  extraction: join(...first(extraction, extraction2, mixed.extraction3, apps.extraction4, borders.extraction5, everyday.extraction6), [ROUTING_HELPER, people2.extraction7], [ROUTING_HELPER, people4.extraction8], [ROUTING_HELPER, people5.extraction9], [ROUTING_HELPER, people6.extraction10], [ROUTING_HELPER, people7.extraction11], [ROUTING_HELPER, people8.extraction12], [S8, people9.extraction13], [S8, people10.extraction14], [S8, people11.extraction15]),
+  conversation: join(...first(conversation, conversation2, mixed.conversation3, apps.conversation4, borders.conversation5, everyday.conversation6), [ROUTING_HELPER, people2.conversation7], [ROUTING_HELPER, people4.conversation8], [ROUTING_HELPER, people5.conversation9], [ROUTING_HELPER, people6.conversation10], [ROUTING_HELPER, people7.conversation11], [ROUTING_HELPER, people8.conversation12], [S8, people9.conversation13], [S8, people10.conversation14], [S8, people11.conversation15]),
 };
-/** Rows per family × complexity cell: twice the largest cell's hand-written requests (152), so
+/** Rows per family × complexity cell: twice the largest cell's hand-written requests (155), so
  *  every request is placed at least twice; 27 cells × 310 = 8,370 training rows. */
 const ROWS_PER_CELL = 310;
+for (const f of TASK_FAMILIES) for (const c of COMPLEXITIES as readonly Complexity[]) {
+  if (2 * ITEMS[f][c].items.length > ROWS_PER_CELL) throw new Error(`${f}/${c} has ${ITEMS[f][c].items.length} hand-written requests: raise ROWS_PER_CELL so each is placed at least twice`);
+}
 const SHAPES = ['openai', 'anthropic', 'gemini'] as const;
 type Shape = (typeof SHAPES)[number];
 const OUT = new URL('../../data/routing/train.jsonl', import.meta.url);
