@@ -128,6 +128,7 @@ export function judge(samples: Sample[]): Verdict[] {
     };
     add(name === 'postgres' ? 'memory (PSS)' : 'RSS', 'MB', (p) => p.rssMb, memTol);
     add('private memory (Pss_Anon, all processes)', 'MB', (p) => p.pgPrivateMb, memTol);
+    add('private memory per process (mean)', 'MB', (p) => (p.pgPrivateMb !== undefined && p.processes ? p.pgPrivateMb / p.processes : undefined), (s) => Math.max(1, s * 0.1));
     add('private memory of the largest process', 'MB', (p) => p.pgPrivateMaxMb, (s) => Math.max(2, s * 0.05));
     add('shared memory (Pss_Shmem)', 'MB', (p) => p.pgSharedMb, memTol);
     add('V8 heap used', 'MB', (p) => p.heapMb, memTol);
@@ -252,13 +253,13 @@ export function renderReport(r: ReportInput): string {
       '',
       `From /proc/<pid>/smaps_rollup of the postmaster and every backend, summed. *Private*: Pss_Anon, each process's own memory (catalog and plan caches, sort and hash memory). *Shared*: Pss_Shmem, the shared memory segment's pages touched so far, each counted once; it cannot exceed the segment${r.pg ? ` (${r.pg.segment}, of which shared_buffers ${r.pg.sharedBuffers})` : ''}. *Buffers in use*: pg_buffercache's buffers holding a page. PSS also counts the binaries' and libraries' file pages.`,
       '',
-      '| min | processes | PSS total | private | largest private | shared | buffers in use | PG database |',
-      '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      '| min | processes | PSS total | private | private per process | largest private | shared | buffers in use | PG database |',
+      '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     );
     for (let m = 0; m <= minutes; m++) {
       const s = r.samples.filter((x) => Math.ceil(x.t / 60_000) === m).at(-1);
       const p = s?.procs.find((q) => q.name === 'postgres');
-      if (s && p) L.push(`| ${m} | ${f0(p.processes)} | ${f1(p.rssMb)} | ${f1(p.pgPrivateMb)} | ${f1(p.pgPrivateMaxMb)} | ${f1(p.pgSharedMb)} | ${f1(s.extra.pgBuffersUsedMb)} | ${f1(s.extra.pgDbMb)} |`);
+      if (s && p) L.push(`| ${m} | ${f0(p.processes)} | ${f1(p.rssMb)} | ${f1(p.pgPrivateMb)} | ${p.pgPrivateMb !== undefined && p.processes ? (p.pgPrivateMb / p.processes).toFixed(2) : '–'} | ${f1(p.pgPrivateMaxMb)} | ${f1(p.pgSharedMb)} | ${f1(s.extra.pgBuffersUsedMb)} | ${f1(s.extra.pgDbMb)} |`);
     }
     L.push('');
   }

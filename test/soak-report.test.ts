@@ -67,11 +67,12 @@ test('judge and report: private memory growing per backend is flagged as growing
   const verdicts = judge(samples);
   const v = new Map(verdicts.map((x) => [x.series, x]));
   assert.equal(v.get('postgres private memory (Pss_Anon, all processes)')?.trend, 'grows steadily');
+  assert.equal(v.get('postgres private memory per process (mean)')?.trend, 'grows steadily');
   assert.equal(v.get('postgres shared memory (Pss_Shmem)')?.trend, 'levelled off');
   const md = renderReport({ started: 'T', commit: 'abc', minutes: 30, rate: 4, tenants: 4, sampleS: 10, pg: { sharedBuffers: '16MB', segment: '34MB' }, cpus: 2, records: [{ start: 0, end: 30 * MIN, ms: 200, shape: 'chat', stream: false, ok: true }], notStarted: 0, samples, money: [], logErrors: [], verdicts });
   assert.match(md, /\*\*Growing steadily \(not stored data\): [^*]*postgres private memory \(Pss_Anon, all processes\)/);
   assert.match(md, /## PostgreSQL memory: private and shared/);
   assert.match(md, /it cannot exceed the segment \(34MB, of which shared_buffers 16MB\)/);
-  // Minute 30's row: 23 processes, PSS, private 130, largest 6.5, shared at its 34 MB cap, 16 MB of buffers, 48 MB of data.
-  assert.match(md, /\n\| 30 \| 23 \| 204\.0 \| 130\.0 \| 6\.5 \| 34\.0 \| 16\.0 \| 48\.0 \|\n/);
+  // Minute 30's row: 23 processes, PSS, private 130 (5.65 per process), largest 6.5, shared at its 34 MB cap, 16 MB of buffers, 48 MB of data.
+  assert.match(md, /\n\| 30 \| 23 \| 204\.0 \| 130\.0 \| 5\.65 \| 6\.5 \| 34\.0 \| 16\.0 \| 48\.0 \|\n/);
 });
