@@ -145,6 +145,8 @@ test('access tokens and the security log page like the API (D9): 50, then "Load 
   const t = await signupTenant(srv, 'seclog');
   // 55 token creations: 55 more entries than a fresh account's, more than one page of 50.
   for (let i = 0; i < 55; i++) assert.equal((await srv.api('POST', '/api/users/me/tokens', { token: t.accessToken, body: { name: `t${i}` } })).status, 201);
+  // 50 more API sign-ins: with signupTenant's session and the one below, 51 sessions besides the browser's.
+  for (let i = 0; i < 50; i++) assert.equal((await srv.api('POST', '/api/auth/login', { body: { email: t.email, password: t.password } })).status, 200);
   await signInAs(t.email, t.password);
   const token = (await srv.api('POST', '/api/auth/login', { body: { email: t.email, password: t.password } })).body.data.tokens.accessToken;
   const all: Array<{ id: string }> = [];
@@ -154,9 +156,18 @@ test('access tokens and the security log page like the API (D9): 50, then "Load 
     if (!r.nextCursor) break;
     cursor = r.nextCursor;
   }
-  assert.ok(all.length > 50 && all.length <= 100, `${all.length} entries`);
+  assert.ok(all.length > 100 && all.length <= 150, `${all.length} entries`);
   await page.goto(`${srv.url}/security`);
   await page.getByRole('heading', { level: 1, name: 'Security' }).waitFor();
+  // 53 sessions: 50, then the other 3 on "Load more".
+  await page.getByText('Showing 50 sessions; there are more.').waitFor();
+  const sessionRows = page.getByRole('table', { name: 'Active sessions' }).locator('tbody tr');
+  assert.equal(await sessionRows.count(), 50);
+  await page.getByRole('button', { name: 'Load more sessions' }).focus();
+  await page.keyboard.press('Enter');
+  // signupTenant's, the 50 above, this browser's and the sign-in for `token`: 53.
+  await page.getByText('Showing 53 sessions, all there are.').waitFor();
+  assert.equal(await sessionRows.count(), 53);
   // The 55 tokens themselves: 50, then the other 5 on "Load more".
   const revokeButtons = page.getByRole('button', { name: /^Revoke the token t\d+$/ });
   await page.getByText('Showing 50 access tokens; there are more.').waitFor();
@@ -169,9 +180,12 @@ test('access tokens and the security log page like the API (D9): 50, then "Load 
   await page.getByText('Showing 50 log entries; there are more.').waitFor();
   assert.equal(await rows.count(), 50);
   const more = page.getByRole('button', { name: 'Load more log entries' });
+  // Over 100 entries: Enter twice on the button, which keeps the focus (50, 100, then the rest).
   await more.focus();
   await page.keyboard.press('Enter');
-  // The login above this page's load is one more entry than the page had: the rest came on one press.
+  await page.getByText('Showing 100 log entries; there are more.').waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Load more log entries', 'the button keeps the focus');
+  await page.keyboard.press('Enter');
   await page.getByText(/Showing \d+ log entries, all there are\./).waitFor();
   const shown = await rows.count();
   assert.ok(shown >= all.length - 1 && shown <= all.length + 1, `${shown} rows shown, the API has ${all.length}`);

@@ -2,7 +2,7 @@
 // (enforced here by IdleGuard and on the server), personal access tokens shown once, and the
 // security log with its chain verification.
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { patCreateBody, profilePatchSchema } from '../../../../src/http/api/users/schemas.ts';
 import { api, get } from '../../api/client.ts';
@@ -22,7 +22,7 @@ export default function SecurityPage() {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const me = useMe();
-  const sessions = useQuery({ queryKey: sk.sessions, queryFn: ({ signal }) => get<{ items: Session[] }>('/api/users/me/sessions', signal) });
+  const sessions = usePaged<Session>(sk.sessions, '/api/users/me/sessions', { limit: '50' });
   const tokens = usePaged<Pat>(sk.tokens, '/api/users/me/tokens', { limit: '50' });
   const audit = usePaged<AuditEntry>(sk.audit, '/api/users/me/audit', { limit: '50' });
 
@@ -108,7 +108,7 @@ export default function SecurityPage() {
   return (
     <>
       <h1>Security</h1>
-      <SessionsCard sessions={sessions.data?.items ?? []} onRevoke={(s) => revokeSession.mutate(s)} busy={revokeSession.isPending} failure={sessMsg.bad || (sessions.error ? describeError(sessions.error) : '')} saved={sessMsg.ok} />
+      <SessionsCard sessions={sessions.items} more={{ hasMore: sessions.hasMore, loading: sessions.loadingMore, onMore: sessions.loadMore }} onRevoke={(s) => revokeSession.mutate(s)} busy={revokeSession.isPending} failure={sessMsg.bad || (sessions.error ? describeError(sessions.error) : '')} saved={sessMsg.ok} />
       <IdleCard
         value={me.data.idleTimeout}
         onChange={(v) => {

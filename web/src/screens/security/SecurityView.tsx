@@ -14,7 +14,7 @@ export type Pat = z.output<typeof pat>;
 export type AuditEntry = z.output<typeof auditEntry>;
 export type AuditVerdict = z.output<typeof auditVerdict>;
 
-export function SessionsCard(p: { sessions: Session[]; onRevoke: (s: Session) => void; busy: boolean; failure: string; saved: string }) {
+export function SessionsCard(p: { sessions: Session[]; more: { hasMore: boolean; loading: boolean; onMore: () => void }; onRevoke: (s: Session) => void; busy: boolean; failure: string; saved: string }) {
   return (
     <Card title="Active sessions">
       <p className="muted">Every place you are signed in. Revoking one ends it at once: its refresh token stops working.</p>
@@ -55,6 +55,7 @@ export function SessionsCard(p: { sessions: Session[]; onRevoke: (s: Session) =>
           </tbody>
         </table>
       </div>
+      <LoadMore shown={p.sessions.length} what="sessions" {...p.more} />
       <Notice kind="error">{p.failure}</Notice>
       <Notice kind="success">{p.saved}</Notice>
     </Card>
