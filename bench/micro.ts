@@ -315,17 +315,22 @@ async function settleLoad(
  * Concurrencies of the settlement runs: 16 calls in flight, and 64. A tenant making 2,000 calls a
  * second at an LLM call's usual 0.5–5 s has 1,000 or more in flight, so 64 is still conservative.
  */
-export const SETTLE_CONCURRENCIES = [16, 64];
-
-export async function benchSettlements(databaseUrl: string, opts: { ms?: number; concurrencies?: number[]; dataDir: string }): Promise<SettlementRow[]> {
+/** Switchboard's services without HTTP or the worker, on fresh secrets: the settlement benches' runtime. */
+function settlementRuntime(databaseUrl: string, dataDir: string) {
   const cfg = loadConfig({
     DATABASE_URL: databaseUrl,
-    DATA_DIR: opts.dataDir,
+    DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     JWT_SECRET: randomBytes(32).toString('hex'),
     LEDGER_SECRET: randomBytes(32).toString('hex'),
   });
-  const rt = await startRuntime(cfg, { http: false, worker: false, simUrl: null });
+  return startRuntime(cfg, { http: false, worker: false, simUrl: null });
+}
+
+export const SETTLE_CONCURRENCIES = [16, 64];
+
+export async function benchSettlements(databaseUrl: string, opts: { ms?: number; concurrencies?: number[]; dataDir: string }): Promise<SettlementRow[]> {
+  const rt = await settlementRuntime(databaseUrl, opts.dataDir);
   try {
     const s = rt.services;
     const accounting = s.calls.stages;
@@ -352,14 +357,7 @@ async function benchHot(
   o: { rounds: number; ms: number; concurrencies: number[]; postmasterPid: number },
   each: (r: SettlementRow & { stats: string }) => void,
 ): Promise<SettlementRow[]> {
-  const cfg = loadConfig({
-    DATABASE_URL: databaseUrl,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    JWT_SECRET: randomBytes(32).toString('hex'),
-    LEDGER_SECRET: randomBytes(32).toString('hex'),
-  });
-  const rt = await startRuntime(cfg, { http: false, worker: false, simUrl: null });
+  const rt = await settlementRuntime(databaseUrl, dataDir);
   try {
     const s = rt.services;
     const accounting = s.calls.stages;
