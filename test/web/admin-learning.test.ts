@@ -107,6 +107,54 @@ describe('/admin/learning', () => {
     await checkA11y('admin-learning-budget');
   });
 
+  test('proposals and budgets page like the API (D9): 200, then "Load more" by keyboard; a sub-cent validation cost reads "< $0.01"', async () => {
+    const db = srv.services.db;
+    // 205 proposals older than the minted ones (SQL, as the plane writes them), each validated for
+    // 4,000 micros, and 202 budget rows in months before this one: each list over a page of 200.
+    await sql`insert into learning_proposals (id, priority, source_signal, subject_key, override, title, fires, validation_cost_micros, created_at)
+      select gen_random_uuid(), 'low', 'cost', 'bulk-' || g, '{}'::jsonb, 'Bulk proposal ' || lpad(g::text, 3, '0'), 1, 4000, timestamptz '2020-01-01' + g * interval '1 minute'
+      from generate_series(1, 205) g`.execute(db);
+    await sql`insert into learning_plane_budgets (id, category, window_key, budget_micros, spent_micros, created_at, updated_at)
+      select gen_random_uuid(), c, to_char(date '2000-01-01' + g * interval '1 month', 'YYYY-MM'), 5000000, 3000, now(), now()
+      from generate_series(0, 100) g, (values ('synthgen'), ('replay')) v(c)`.execute(db);
+    const total = (await sql<{ n: number }>`select count(*)::int as n from learning_proposals`.execute(db)).rows[0].n;
+    const budgets = (await sql<{ n: number }>`select count(*)::int as n from learning_plane_budgets`.execute(db)).rows[0].n;
+    assert.ok(total > 205 && total <= 400 && budgets > 200 && budgets <= 400, `${total} proposals, ${budgets} budget rows`);
+
+    await page.goto(`${srv.url}/admin/learning`);
+    const rows = page.getByRole('table', { name: 'Proposals' }).locator('tbody tr');
+    await page.getByText('Showing 200 proposals; there are more.').waitFor();
+    assert.equal(await rows.count(), 200);
+    const more = page.getByRole('button', { name: 'Load more proposals' });
+    await more.focus();
+    await page.keyboard.press('Enter');
+    await page.getByText(`Showing ${total} proposals, all there are.`).waitFor();
+    assert.equal(await rows.count(), total);
+    assert.equal(await more.count(), 0, 'no button once every page is shown');
+    // The oldest came on the second page; its 4,000-micro cost is not "free".
+    const oldest = rows.filter({ hasText: 'Bulk proposal 001' });
+    assert.match(await oldest.innerText(), /< \$0\.01/);
+    await checkA11y('admin-learning-all');
+
+    await page.goto(`${srv.url}/admin/learning/budget`);
+    const budgetRows = page.getByRole('table', { name: 'Budgets' }).locator('tbody tr');
+    await page.getByText('Showing 200 budget rows; there are more.').waitFor();
+    assert.equal(await budgetRows.count(), 200);
+    // The month's edit form stays (its row is on the first page: newest month first).
+    await page.getByLabel('New synthgen budget (USD)').waitFor();
+    await page.getByRole('button', { name: 'Load more budget rows' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText(`Showing ${budgets} budget rows, all there are.`).waitFor();
+    assert.equal(await budgetRows.count(), budgets);
+    // 2000-01 (the oldest) came on the second page; 3,000 micros spent reads "< $0.01", not "$0.00".
+    const first = budgetRows.filter({ hasText: '2000-01' });
+    assert.equal(await first.count(), 2);
+    assert.match(await first.first().innerText(), /\$5\.00\s+< \$0\.01\s+\$4\.99/);
+    // The change trail came with the first page and is still shown once.
+    assert.match(await page.getByRole('table', { name: 'Budget changes' }).innerText(), /\$7\.50/);
+    await checkA11y('admin-learning-budget-all');
+  });
+
   test('a tenant owner who is not a platform admin is told so', async () => {
     const owner = await signupTenant(srv, 'not-admin');
     const ctx = await openPage(browser);

@@ -6,6 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
+import { sql } from 'kysely';
 import { signupTenant, startTestServer, type TestServer } from '../harness.ts';
 import { startReceiver, type Receiver } from '../webhook-receiver.ts';
 import { buildWeb } from '../../scripts/build-web.ts';
@@ -213,5 +214,39 @@ describe('/admin/webhooks in the browser', () => {
     assert.equal(await attempts.locator('tbody tr').count(), failedAttempts);
     assert.match(await attempts.locator('tbody tr').first().innerText(), /500/);
     await checkA11y('admin-webhooks-delivery');
+  });
+  // Last: its rows would change the counts the tests above check.
+  test('the deliveries page like the API (D9): 100, then "Load more" by keyboard, the focus kept, until all are shown', async () => {
+    // 205 older deliveries of the healthy tenant's webhook (SQL, as the delivery job leaves them), two days ago:
+    // outside the 24-hour summary, inside the list, which then holds three pages of 100.
+    await sql`insert into webhook_deliveries (id, tenant_id, webhook_id, event_type, body, status, attempts, last_status_code, created_at, completed_at)
+      select gen_random_uuid(), ${healthy.tenantId}::uuid, (select id from webhooks where tenant_id = ${healthy.tenantId}::uuid), 'connector.connected', '{}', 'succeeded', 1, 200,
+        now() - interval '2 days' - g * interval '1 minute', now() - interval '2 days' - g * interval '1 minute'
+      from generate_series(1, 205) g`.execute(srv.services.db);
+    let total = 0;
+    for (let cursor: string | null = null; ; ) {
+      const r = (await srv.api('GET', `/api/admin/webhooks/deliveries?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token: admin.accessToken })).body.data as { items: unknown[]; nextCursor: string | null };
+      total += r.items.length;
+      if (!r.nextCursor) break;
+      cursor = r.nextCursor;
+    }
+    assert.ok(total > 205 && total <= 300, `${total} deliveries`);
+    await page.goto(`${srv.url}/admin/webhooks`);
+    const rows = page.getByRole('table', { name: 'Deliveries', exact: true }).locator('tbody tr');
+    await page.getByText('Showing 100 deliveries; there are more.').waitFor();
+    assert.equal(await rows.count(), 100);
+    await page.getByRole('heading', { name: 'Deliveries (100 shown)' }).waitFor();
+    const more = page.getByRole('button', { name: 'Load more deliveries' });
+    await more.focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('Showing 200 deliveries; there are more.').waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Load more deliveries', 'the button keeps the focus');
+    await checkA11y('admin-webhooks-paged');
+    await page.keyboard.press('Enter');
+    await page.getByText(`Showing ${total} deliveries, all there are.`).waitFor();
+    await page.waitForFunction((t) => document.activeElement?.textContent === t, `Showing ${total} deliveries, all there are.`);
+    assert.equal(await rows.count(), total);
+    assert.equal(await more.count(), 0, 'no button once every page is shown');
+    await checkA11y('admin-webhooks-all');
   });
 });

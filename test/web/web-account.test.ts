@@ -6,6 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
+import { sql } from 'kysely';
 import { signupTenant, startTestServer, type TestServer } from '../harness.ts';
 import { addMember, linkTokenFor } from '../helpers.ts';
 import { buildWeb } from '../../scripts/build-web.ts';
@@ -198,4 +199,67 @@ test('/account: profile, time zone by keyboard, e-mail change verified first, pa
   await page.getByRole('button', { name: 'Remove Charles from the team' }).click();
   await page.getByText('Charles was removed from the team.').waitFor();
   assert.equal(await roleOf(), undefined);
+});
+
+test('/account: members and invitations page like the API (D9): 50, then "Load more" by keyboard, the focus kept', async () => {
+  const owner = await signupTenant(srv, 'bigteam');
+  const db = srv.services.db;
+  // 102 more members (SQL: users that never sign in; three pages) and 51 open invitations (two).
+  const tag = owner.tenantId.slice(0, 8);
+  await sql`insert into users (email, password_hash, name, created_at)
+    select 'bulk-' || g || '-' || ${tag}::text || '@example.test', 'not a hash: never signs in', 'Bulk member ' || lpad(g::text, 3, '0'), now() + g * interval '1 second'
+    from generate_series(1, 102) g`.execute(db);
+  await sql`insert into memberships (tenant_id, user_id, role, created_at)
+    select ${owner.tenantId}::uuid, id, 'member', created_at from users where email like ${`bulk-%-${tag}@example.test`}`.execute(db);
+  await sql`insert into invites (tenant_id, email, role, token_hash, invited_by, created_at, expires_at)
+    select ${owner.tenantId}::uuid, 'invitee-' || g || '-' || ${tag}::text || '@example.test', 'viewer', gen_random_uuid()::text::bytea, ${owner.userId}::uuid,
+      now() - g * interval '1 second', now() + interval '7 days'
+    from generate_series(1, 51) g`.execute(db);
+  const count = async (path: string) => {
+    let n = 0;
+    for (let cursor: string | null = null; ; ) {
+      const r: { items: unknown[]; nextCursor: string | null } = (await srv.api('GET', `${path}?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token: owner.accessToken })).body.data;
+      n += r.items.length;
+      if (!r.nextCursor) return n;
+      cursor = r.nextCursor;
+    }
+  };
+  assert.equal(await count('/api/members'), 103);
+  assert.equal(await count('/api/members/invites'), 51);
+
+  await signInAs(owner.email, owner.password);
+  await page.goto(`${srv.url}/account`);
+  const members = page.getByRole('list', { name: 'Members' }).locator('li.person');
+  await page.getByText('Showing 50 members; there are more.').waitFor();
+  assert.equal(await members.count(), 50);
+  await page.getByRole('heading', { name: 'Members (50 shown)' }).waitFor();
+  const moreMembers = page.getByRole('button', { name: 'Load more members' });
+  await moreMembers.focus();
+  await page.keyboard.press('Enter');
+  await page.getByText('Showing 100 members; there are more.').waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Load more members', 'the button keeps the focus');
+  await page.keyboard.press('Enter');
+  await page.getByText('Showing 103 members, all there are.').waitFor();
+  assert.equal(await members.count(), 103);
+  // The button went with the last page: the focus is on the status line, not lost to the page's top.
+  await page.waitForFunction(() => document.activeElement?.textContent === 'Showing 103 members, all there are.');
+  await page.getByRole('heading', { name: 'Members (103)' }).waitFor();
+  assert.equal(await moreMembers.count(), 0, 'no button once every page is shown');
+  await page.getByTestId(`member-bulk-102-${tag}@example.test`).waitFor();
+
+  const invites = page.getByRole('table', { name: 'Open invitations' }).locator('tbody tr');
+  await page.getByText('Showing 50 invitations; there are more.').waitFor();
+  assert.equal(await invites.count(), 50);
+  const moreInvites = page.getByRole('button', { name: 'Load more invitations' });
+  // By keyboard from the withdraw button of the last row shown: Tab reaches "Load more".
+  await page.getByRole('button', { name: /^Withdraw the invitation to / }).last().focus();
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Load more invitations');
+  await page.getByText('Showing 50 invitations; there are more.').waitFor();
+  await checkA11y('account-team-paged');
+  await page.keyboard.press('Enter');
+  await page.getByText('Showing 51 invitations, all there are.').waitFor();
+  assert.equal(await invites.count(), 51);
+  assert.equal(await moreInvites.count(), 0);
+  await checkA11y('account-team-all');
 });

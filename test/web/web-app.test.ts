@@ -11,7 +11,7 @@ import { startTestServer, tenantWithKey, type TestServer } from '../harness.ts';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { PRICE_BOOK } from '../../src/core/pricing/price-book.ts';
 import { INSIGHTS_ENGINE_VERSION } from '../../src/core/vocabulary.ts';
-import { formatBps, formatDelta, formatTokens, formatUsd } from '../../web/src/components/fns/money.ts';
+import { approxCostUsd, formatBps, formatDelta, formatTokens, formatUsd } from '../../web/src/components/fns/money.ts';
 import { axeViolations, launch, openPage, screenshot, textOf, type WatchedPage } from './browser.ts';
 
 const MODEL_IDS = Object.values(PRICE_BOOK.providers).flatMap((p) => p.models.map((m) => m.id));
@@ -306,6 +306,9 @@ describe('analytics and summary', () => {
     assert.equal(await page.getByTestId('summary-burn').innerText(), `${formatTokens(s.current.serviceBurnMicros)} tokens`);
     assert.equal(await page.getByTestId('summary-calls').innerText(), s.current.calls.toLocaleString('en-US'));
     assert.ok(BigInt(s.current.serviceBurnMicros) > 0n, 'today has calls');
+    // The burn restated in dollars: a positive burn never reads "≈ $0.00" (under a cent it is "< $0.01").
+    assert.equal(await page.getByTestId('summary-burn-usd').innerText(), approxCostUsd(s.current.serviceBurnMicros));
+    assert.notEqual(await page.getByTestId('summary-burn-usd').innerText(), '≈ $0.00');
     assert.match(await page.getByTestId('summary-totals').innerText(), new RegExp(`\\${formatDelta(s.deltas.serviceBurnMicros)} tokens vs the period before`));
     const movers = await page.getByTestId('movers').locator('li').allInnerTexts();
     assert.equal(movers.length, Math.min(3, s.topMovers.length));
@@ -412,4 +415,44 @@ test('/billing: invoices page like the API (D9): 50, then "Load more" by keyboar
   assert.equal(await rows.count(), all.length);
   assert.equal(await more.count(), 0, 'no button once every page is shown');
   await checkA11y('billing-invoices-all');
+});
+
+// After the invoices test (same browser context, signed in as this tenant).
+test('/analytics: search results page like the API (D9): 50, then "Load more" by keyboard until all are shown', async () => {
+  const client = new OpenAI({ baseURL: `${srv.url}/v1`, apiKey: t.key, maxRetries: 0 });
+  for (let b = 0; b < 6; b++) {
+    await Promise.all(Array.from({ length: 10 }, (_, i) => client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: `Axolotl fact ${b * 10 + i}: name one.` }] })));
+  }
+  const results = async () => {
+    const all: unknown[] = [];
+    for (let cursor: string | null = null; ; ) {
+      const r: { items: unknown[]; nextCursor: string | null } = await api(`/api/tenant/insights/activity?search=axolotl&limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      all.push(...r.items);
+      if (!r.nextCursor) return all;
+      cursor = r.nextCursor;
+    }
+  };
+  // Every call's row is in before the screen is read (the call log is written at settlement).
+  let all = await results();
+  for (let i = 0; all.length < 60 && i < 100; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    all = await results();
+  }
+  assert.equal(all.length, 60, 'one result per call: two pages of 50');
+  await page.goto(`${srv.url}/analytics`);
+  await page.getByRole('heading', { level: 1, name: 'Analytics' }).waitFor();
+  await page.getByLabel('Search activity').fill('axolotl');
+  const rows = page.getByTestId('search-results').locator('tbody tr');
+  await page.getByText('Showing 50 results; there are more.').waitFor();
+  assert.equal(await rows.count(), 50);
+  // By keyboard: from the search field, Tab reaches "Load more" after the result rows (they hold no control).
+  await page.getByLabel('Search activity').focus();
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Load more results');
+  await checkA11y('analytics-search-paged');
+  await page.keyboard.press('Enter');
+  await page.getByText(`Showing ${all.length} results, all there are.`).waitFor();
+  assert.equal(await rows.count(), all.length);
+  assert.equal(await page.getByRole('button', { name: 'Load more results' }).count(), 0, 'no button once every page is shown');
+  await checkA11y('analytics-search-all');
 });

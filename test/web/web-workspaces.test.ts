@@ -6,7 +6,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import OpenAI from 'openai';
-import { startTestServer, tenantWithKey, type TestServer } from '../harness.ts';
+import { signupTenant, startTestServer, tenantWithKey, type TestServer } from '../harness.ts';
+import { sql } from 'kysely';
 import { linkTokenFor } from '../helpers.ts';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { PRICE_BOOK } from '../../src/core/pricing/price-book.ts';
@@ -474,4 +475,91 @@ describe('/integrations', () => {
       await mp.context().close();
     }
   });
+});
+
+// A team of its own, so its 202 projects and 401 keys change nothing the tests above check.
+test('projects and keys page like the API (D9): 200, then "Load more" by keyboard in the /smartone switcher and on /developer-zone', async () => {
+  // A new minute for the sign-in limit (10 a minute per address, refreshes included): the tests
+  // above signed in and reloaded on this server's clock, which only moves when a test moves it.
+  srv.clock.advance(61_000);
+  const big = await signupTenant(srv, 'manyprojects');
+  const db = srv.services.db;
+  // 201 more projects and 401 keys in the default project (SQL, as the API writes them): the
+  // projects over one page of 200, the keys over two.
+  await sql`insert into projects (tenant_id, name) select ${big.tenantId}::uuid, 'Bulk project ' || lpad(g::text, 3, '0') from generate_series(1, 201) g`.execute(db);
+  await sql`insert into api_keys (tenant_id, project_id, name, environment, key_hash, prefix, last4, created_at)
+    select ${big.tenantId}::uuid, ${big.defaultProjectId}::uuid, 'Bulk key ' || lpad(g::text, 3, '0'), 'dev', gen_random_uuid()::text::bytea, 'svc_dev_', lpad(g::text, 4, '0'), now() - g * interval '1 minute'
+    from generate_series(1, 401) g`.execute(db);
+  const get = async (path: string) => (await srv.api('GET', path, { token: big.accessToken })).body.data as { items: Array<{ id: string; name: string }>; nextCursor: string | null };
+  const first = await get('/api/projects?limit=200');
+  assert.equal(first.items.length, 200);
+  const rest = await get(`/api/projects?limit=200&cursor=${encodeURIComponent(first.nextCursor!)}`);
+  assert.equal(rest.items.length, 2);
+  assert.equal(rest.nextCursor, null);
+  const later = rest.items[rest.items.length - 1];
+
+  const bw = await openPage(browser);
+  const bp = bw.page;
+  const a11y = async (name: string) => {
+    await screenshot(bp, name);
+    assert.deepEqual(await axeViolations(bp), [], `${name}: axe-core serious/critical violations`);
+    bw.problems.splice(0, bw.problems.length, ...bw.problems.filter((x) => !/Content Security Policy/.test(x)));
+    assert.deepEqual(bw.problems, [], `${name}: console errors`);
+  };
+  const focused = () => bp.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+  try {
+    await bp.goto(srv.url + '/login');
+    await bp.getByLabel('E-mail').fill(big.email);
+    await bp.getByLabel('Password').fill(big.password);
+    await bp.getByLabel('Password').press('Enter');
+    await bp.waitForURL((u) => u.pathname === '/overview');
+
+    // /smartone: the switcher lists 200, then all 202 on "Load more" (Tab from the switcher reaches it).
+    await bp.goto(srv.url + '/smartone');
+    const options = bp.getByLabel('Workspace').locator('option');
+    await bp.getByText('Showing 200 projects; there are more.').waitFor();
+    assert.equal(await options.count(), 200);
+    assert.equal(await bp.getByLabel('Workspace').locator(`option[value="${later.id}"]`).count(), 0);
+    await bp.getByLabel('Workspace').focus();
+    let hops = 0;
+    while ((await focused()) !== 'Load more projects' && hops++ < 10) await bp.keyboard.press('Tab');
+    assert.equal(await focused(), 'Load more projects', 'Tab reaches the button');
+    await a11y('smartone-projects-paged');
+    await bp.keyboard.press('Enter');
+    await bp.getByText('Showing 202 projects, all there are.').waitFor();
+    assert.equal(await options.count(), 202);
+    // A project of the second page chosen by keyboard stays chosen across a reload (only page 1 is read then).
+    await bp.getByLabel('Workspace').selectOption(later.id);
+    await bp.waitForURL((u) => u.searchParams.get('project') === later.id);
+    await bp.getByRole('heading', { name: `Settings of ${later.name}` }).waitFor();
+    await bp.reload();
+    await bp.getByRole('heading', { name: `Settings of ${later.name}` }).waitFor();
+    assert.equal(await bp.getByLabel('Workspace').inputValue(), later.id);
+    assert.equal(await options.count(), 201, 'the first page and the chosen project');
+
+    // /developer-zone: 200 keys, Enter twice on "Load more keys" (the focus stays on it), 401.
+    await bp.goto(srv.url + '/developer-zone');
+    const rows = bp.getByTestId('keys-dev').locator('tbody tr');
+    await bp.getByText('Showing 200 keys; there are more.').waitFor();
+    assert.equal(await rows.count(), 200);
+    const more = bp.getByRole('button', { name: 'Load more keys' });
+    await more.focus();
+    await bp.keyboard.press('Enter');
+    await bp.getByText('Showing 400 keys; there are more.').waitFor();
+    assert.equal(await focused(), 'Load more keys', 'the button keeps the focus');
+    await bp.keyboard.press('Enter');
+    await bp.getByText('Showing 401 keys, all there are.').waitFor();
+    assert.equal(await rows.count(), 401);
+    assert.equal(await more.count(), 0, 'no button once every page is shown');
+    // The new-key form's project list pages too.
+    const keyProjects = bp.getByLabel('Project', { exact: true }).locator('option');
+    assert.equal(await keyProjects.count(), 200);
+    await bp.getByRole('button', { name: 'Load more projects' }).focus();
+    await bp.keyboard.press('Enter');
+    await bp.getByText('Showing 202 projects, all there are.').waitFor();
+    assert.equal(await keyProjects.count(), 202);
+    await a11y('developer-zone-keys-all');
+  } finally {
+    await bp.context().close();
+  }
 });

@@ -26,6 +26,12 @@ export const useTenant = () =>
   useQuery({ queryKey: keys.tenant, queryFn: ({ signal }) => get<Tenant>('/api/tenant', signal), staleTime: 60_000, retry: false });
 export const useProjects = () =>
   useQuery({ queryKey: keys.projects, queryFn: ({ signal }) => get<Page<Project>>('/api/projects?limit=200', signal), staleTime: 60_000 });
+/**
+ * The projects where a screen lists them all (the /smartone switcher, the /developer-zone key form):
+ * D9 pages of 200 with "Load more". Under `keys.projects`, so invalidating that refreshes it too.
+ * Pickers elsewhere keep `useProjects` (the first 200).
+ */
+export const useProjectPages = () => usePaged<Project>([...keys.projects, 'paged'], '/api/projects', { limit: '200' });
 export const useWallet = () => useQuery({ queryKey: keys.wallet, queryFn: ({ signal }) => get<Wallet>('/api/tenant/wallet', signal) });
 export const useBaseline = () => useQuery({ queryKey: keys.baseline, queryFn: ({ signal }) => get<Baseline>('/api/tenant/baseline', signal) });
 export const useOverview = () => useQuery({ queryKey: keys.overview, queryFn: ({ signal }) => get<Overview>('/api/tenant/insights/overview', signal) });
@@ -44,20 +50,26 @@ export const useLedger = (p: Record<string, string | undefined>) =>
  * A D9 cursor-paged list read page by page: the first page at once, the next ones on "Load more"
  * (components/ui.tsx `LoadMore`). Invalidating the key refetches every page loaded so far.
  */
-export function usePaged<T>(queryKey: readonly unknown[], path: string, params: Record<string, string | undefined> = {}, enabled = true) {
+export function usePaged<T, X extends object = object>(queryKey: readonly unknown[], path: string, params: Record<string, string | undefined> = {}, enabled = true, opts: { retry?: boolean } = {}) {
   const q = useInfiniteQuery({
     queryKey,
-    queryFn: ({ signal, pageParam }) => get<{ items: T[]; nextCursor: string | null }>(`${path}${qs({ ...params, cursor: pageParam ?? undefined })}`, signal),
+    queryFn: ({ signal, pageParam }) => get<{ items: T[]; nextCursor: string | null } & X>(`${path}${qs({ ...params, cursor: pageParam ?? undefined })}`, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
     enabled,
+    ...(opts.retry === undefined ? {} : { retry: opts.retry }),
   });
   return {
     items: q.data?.pages.flatMap((p) => p.items) ?? [],
+    /** The first page whole, for what a list endpoint sends beside its items (e.g. the budget's change trail). */
+    first: q.data?.pages[0],
+    pagesLoaded: q.data?.pages.length ?? 0,
     hasMore: q.hasNextPage,
     loadMore: () => void q.fetchNextPage(),
     loadingMore: q.isFetchingNextPage,
     isLoading: q.isLoading,
     error: q.error,
+    /** The props of a `LoadMore` under the list. */
+    more: { hasMore: q.hasNextPage, loading: q.isFetchingNextPage, onMore: () => void q.fetchNextPage() },
   };
 }

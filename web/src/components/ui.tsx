@@ -1,6 +1,6 @@
 // Shared, accessible primitives on React Aria Components (a maintained library that brings the
 // keyboard, focus and ARIA behaviour), styled by styles.css.
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Button as AriaButton, FieldError, Input, Label, Text, TextField, type ButtonProps } from 'react-aria-components';
 
 export function Button({ variant = 'primary', ...p }: ButtonProps & { variant?: 'primary' | 'secondary' | 'link' }) {
@@ -78,17 +78,33 @@ export function Loading({ what }: { what: string }) {
 /**
  * The end of a cursor-paged list: how many rows are shown, and a "Load more" button while the API
  * has more (a real button: Tab reaches it, Enter or Space presses it; never disabled while loading, so it
- * keeps the focus).
+ * keeps the focus). When the last page comes in the button goes; if it had the focus then, the focus
+ * moves to the status line ("Showing N …, all there are."), not to the top of the page.
  */
 export function LoadMore(p: { shown: number; what: string; hasMore: boolean; loading: boolean; onMore: () => void }) {
+  const status = useRef<HTMLParagraphElement>(null);
+  const pressed = useRef(false);
+  useEffect(() => {
+    if (p.hasMore || !pressed.current) return;
+    pressed.current = false;
+    if (document.activeElement === document.body || document.activeElement === null) status.current?.focus();
+  }, [p.hasMore]);
   if (!p.hasMore && p.shown === 0) return null;
   return (
     <div className="load-more">
-      <p className="small muted" role="status">
+      <p className="small muted" role="status" ref={status} tabIndex={-1}>
         {p.loading ? `Loading more ${p.what}…` : `Showing ${p.shown} ${p.what}${p.hasMore ? '; there are more' : ', all there are'}.`}
       </p>
       {p.hasMore ? (
-        <Button variant="secondary" onPress={() => (p.loading ? undefined : p.onMore())} aria-label={`Load more ${p.what}`}>
+        <Button
+          variant="secondary"
+          onPress={() => {
+            if (p.loading) return;
+            pressed.current = true;
+            p.onMore();
+          }}
+          aria-label={`Load more ${p.what}`}
+        >
           Load more
         </Button>
       ) : null}

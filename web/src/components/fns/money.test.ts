@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatBps, formatCostUsd, formatDelta, formatRunway, formatTokens, formatUsd, usdToMicros } from './money.ts';
+import { approxCostUsd, formatBps, formatCostUsd, formatDelta, formatRunway, formatTokens, formatUsd, usdToMicros } from './money.ts';
 
 test('tokens group by thousands from integer strings, beyond 2^53 without loss', () => {
   assert.equal(formatTokens('0'), '0');
@@ -24,6 +24,14 @@ test('a charged cost under a cent never reads as free; zero and whole cents read
   assert.equal(formatCostUsd('0'), '$0.00');
   assert.equal(formatCostUsd('1234567'), '$1.23');
   assert.equal(formatCostUsd('-5000'), formatUsd('-5000'), 'refunds read as USD does');
+});
+
+test('a burn restated in dollars: "≈" for cents, "< $0.01" (never "≈ $0.00") for a positive amount under a cent', () => {
+  assert.equal(approxCostUsd('1'), '< $0.01');
+  assert.equal(approxCostUsd('9999'), '< $0.01');
+  assert.equal(approxCostUsd('10000'), '≈ $0.01');
+  assert.equal(approxCostUsd('0'), '≈ $0.00');
+  assert.equal(approxCostUsd(123456789n), '≈ $123.45');
 });
 
 test('deltas and basis points', () => {

@@ -28,6 +28,15 @@ export function formatCostUsd(micros: string | bigint): string {
   return v > 0n && v < 10_000n ? '< $0.01' : formatUsd(v);
 }
 
+/**
+ * A cost in tokens restated in dollars beside it: "≈ $1.23", or "< $0.01" for a positive amount
+ * under a cent (no "≈": it is exact, and "≈ $0.00" would read as free).
+ */
+export function approxCostUsd(micros: string | bigint): string {
+  const s = formatCostUsd(micros);
+  return s.startsWith('<') ? s : `≈ ${s}`;
+}
+
 /** A signed delta: "+1,234" or "−1,234" or "0". */
 export function formatDelta(micros: string | bigint): string {
   const v = BigInt(micros);

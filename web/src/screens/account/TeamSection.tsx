@@ -1,11 +1,11 @@
 // /account's team half: data and writes for the tenant's name, members and invitations. Owners
 // and admins manage; everyone sees the members with their bios and pictures (the API decides).
 import { useEffect, useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { inviteBody } from '../../../../src/http/api/members/schemas.ts';
 import { tenantPatch } from '../../../../src/http/api/tenant/schemas.ts';
-import { api, get } from '../../api/client.ts';
-import { keys } from '../../api/queries.ts';
+import { api } from '../../api/client.ts';
+import { keys, usePaged } from '../../api/queries.ts';
 import type { Tenant } from '../../api/types.ts';
 import { describeError } from '../../components/errors.ts';
 import { validate, type FieldErrors } from '../../components/fns/form.ts';
@@ -16,8 +16,9 @@ const teamKeys = { members: ['members'] as const, invites: ['members', 'invites'
 export function TeamSection({ tenant, meId }: { tenant: Tenant; meId: string }) {
   const qc = useQueryClient();
   const canManage = tenant.role === 'owner' || tenant.role === 'admin';
-  const members = useQuery({ queryKey: teamKeys.members, queryFn: ({ signal }) => get<{ items: Member[] }>('/api/members', signal) });
-  const invites = useQuery({ queryKey: teamKeys.invites, queryFn: ({ signal }) => get<{ items: Invite[] }>('/api/members/invites', signal), enabled: canManage });
+  // D9 pages of 50 (the API's default), then "Load more".
+  const members = usePaged<Member>(teamKeys.members, '/api/members', { limit: '50' });
+  const invites = usePaged<Invite>(teamKeys.invites, '/api/members/invites', { limit: '50' }, canManage);
 
   const [name, setName] = useState(tenant.name);
   useEffect(() => setName(tenant.name), [tenant.name]);
@@ -77,7 +78,8 @@ export function TeamSection({ tenant, meId }: { tenant: Tenant; meId: string }) 
       <h2 className="section-title">Team</h2>
       <TeamNameCard name={tenant.name} value={name} onChange={setName} canEdit={canManage} error={nameError} failure={nameMsg.bad} saved={nameMsg.ok} busy={rename.isPending} onSave={saveName} />
       <MembersCard
-        members={members.data?.items ?? []}
+        members={members.items}
+        more={members.more}
         meId={meId}
         canManage={canManage}
         onRole={(m, r) => {
@@ -94,7 +96,8 @@ export function TeamSection({ tenant, meId }: { tenant: Tenant; meId: string }) 
       />
       {canManage ? (
         <InvitesCard
-          invites={invites.data?.items ?? []}
+          invites={invites.items}
+          more={invites.more}
           email={email}
           role={role}
           onEmail={setEmail}

@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type { invite, member } from '../../../../src/http/api/members/schemas.ts';
 import { Avatar } from '../../components/Avatar.tsx';
-import { Button, Card, Field, Notice } from '../../components/ui.tsx';
+import { Button, Card, Field, LoadMore, Notice } from '../../components/ui.tsx';
 import { formatDay } from '../../components/fns/dates.ts';
 import type { FieldErrors } from '../../components/fns/form.ts';
 
@@ -62,8 +62,11 @@ export function TeamNameCard(p: { name: string; value: string; onChange: (v: str
   );
 }
 
+type More = { hasMore: boolean; loading: boolean; onMore: () => void };
+
 export function MembersCard(p: {
   members: Member[];
+  more: More;
   meId: string;
   canManage: boolean;
   onRole: (m: Member, role: string) => void;
@@ -73,7 +76,7 @@ export function MembersCard(p: {
   saved: string;
 }) {
   return (
-    <Card title={`Members (${p.members.length})`}>
+    <Card title={`Members (${p.members.length}${p.more.hasMore ? ' shown' : ''})`}>
       <ul className="people" aria-label="Members">
         {p.members.map((m) => (
           <li key={m.userId} className="person" data-testid={`member-${m.email}`}>
@@ -101,6 +104,7 @@ export function MembersCard(p: {
           </li>
         ))}
       </ul>
+      <LoadMore shown={p.members.length} what="members" {...p.more} />
       <Notice kind="error">{p.failure}</Notice>
       <Notice kind="success">{p.saved}</Notice>
     </Card>
@@ -109,6 +113,7 @@ export function MembersCard(p: {
 
 export function InvitesCard(p: {
   invites: Invite[];
+  more: More;
   email: string;
   role: string;
   onEmail: (v: string) => void;
@@ -172,6 +177,7 @@ export function InvitesCard(p: {
           </table>
         </div>
       )}
+      <LoadMore shown={p.invites.length} what="invitations" {...p.more} />
     </Card>
   );
 }

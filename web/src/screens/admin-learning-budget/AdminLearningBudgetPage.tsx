@@ -2,18 +2,20 @@
 // with spent and available, the edit form for the current month (PATCH, audited), and the trail of
 // changes with their authors.
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, get } from '../../api/client.ts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../api/client.ts';
+import { usePaged } from '../../api/queries.ts';
 import { describeError } from '../../components/errors.ts';
 import { usdToMicros } from '../../components/fns/money.ts';
 import { Loading, Notice } from '../../components/ui.tsx';
-import { BudgetView, type BudgetData } from './AdminLearningBudgetView.tsx';
+import { BudgetView, type BudgetData, type BudgetRow } from './AdminLearningBudgetView.tsx';
 
 const KEY = ['admin', 'learning', 'budget'];
 
 export default function AdminLearningBudgetPage() {
   const qc = useQueryClient();
-  const data = useQuery({ queryKey: KEY, queryFn: ({ signal }) => get<BudgetData>('/api/admin/learning/budget?limit=200', signal), retry: false });
+  // D9 pages of 200 budget rows, then "Load more"; the change trail comes with the first page.
+  const data = usePaged<BudgetRow, Pick<BudgetData, 'changes'>>(KEY, '/api/admin/learning/budget', { limit: '200' }, true, { retry: false });
   const [drafts, setDrafts] = useState<Record<string, string>>({});
   const [error, setError] = useState('');
   const save = useMutation({
@@ -29,7 +31,8 @@ export default function AdminLearningBudgetPage() {
   if (data.error) return <Notice kind="error">{describeError(data.error)}</Notice>;
   return (
     <BudgetView
-      data={data.data!}
+      data={{ items: data.items, changes: data.first?.changes ?? [] }}
+      more={data.more}
       currentWindow={new Date().toISOString().slice(0, 7)}
       drafts={drafts}
       onDraft={(id, v) => setDrafts((d) => ({ ...d, [id]: v }))}

@@ -1,6 +1,6 @@
 // /admin/learning/budget, pure: per-window rows, the current window's edit form, the audit trail.
-import { formatUsd } from '../../components/fns/money.ts';
-import { Button, Card, Field, Notice } from '../../components/ui.tsx';
+import { formatCostUsd, formatUsd } from '../../components/fns/money.ts';
+import { Button, Card, Field, LoadMore, Notice } from '../../components/ui.tsx';
 
 export interface BudgetRow { id: string; category: string; windowKey: string; budgetMicros: string; spentMicros: string; availableMicros: string }
 export interface BudgetChange { id: string; budgetId: string; previousBudgetMicros: string; budgetMicros: string; changedByUserId: string; createdAt: string }
@@ -8,6 +8,7 @@ export interface BudgetData { items: BudgetRow[]; changes: BudgetChange[] }
 
 export function BudgetView(p: {
   data: BudgetData;
+  more: { hasMore: boolean; loading: boolean; onMore: () => void };
   currentWindow: string;
   drafts: Record<string, string>;
   onDraft: (id: string, v: string) => void;
@@ -39,12 +40,13 @@ export function BudgetView(p: {
                 <td>{r.windowKey}</td>
                 <td>{r.category}</td>
                 <td className="num">{formatUsd(r.budgetMicros)}</td>
-                <td className="num">{formatUsd(r.spentMicros)}</td>
+                <td className="num">{formatCostUsd(r.spentMicros)}</td>
                 <td className="num">{formatUsd(r.availableMicros)}</td>
               </tr>
             ))}
           </tbody>
         </table>
+        <LoadMore shown={p.data.items.length} what="budget rows" {...p.more} />
       </Card>
       {p.data.items
         .filter((r) => r.windowKey === p.currentWindow)
@@ -62,7 +64,7 @@ export function BudgetView(p: {
                 value={p.drafts[r.id] ?? ''}
                 onChange={(v) => p.onDraft(r.id, v)}
                 inputMode="decimal"
-                description={`Now ${formatUsd(r.budgetMicros)}, ${formatUsd(r.spentMicros)} spent`}
+                description={`Now ${formatUsd(r.budgetMicros)}, ${formatCostUsd(r.spentMicros)} spent`}
               />
               <Button type="submit" isDisabled={p.saving}>
                 Save {r.category} budget

@@ -4,7 +4,8 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { get, qs } from '../../api/client.ts';
+import { get } from '../../api/client.ts';
+import { usePaged } from '../../api/queries.ts';
 import { describeError } from '../../components/errors.ts';
 import { Loading, Notice } from '../../components/ui.tsx';
 import type { Batch, Cost, Proposal, ProposalDetail, ReplayRun } from './types.ts';
@@ -13,11 +14,8 @@ import { DetailView, FiltersView, ProposalsTable, type Filters } from './AdminLe
 export default function AdminLearningPage() {
   const [params, setParams] = useSearchParams();
   const [filters, setFilters] = useState<Filters>({ status: 'minted', priority: '', sourceSignal: '' });
-  const list = useQuery({
-    queryKey: ['admin', 'learning', 'proposals', filters],
-    queryFn: ({ signal }) => get<{ items: Proposal[]; nextCursor: string | null }>(`/api/admin/learning/proposals${qs({ ...filters, limit: 200 })}`, signal),
-    retry: false,
-  });
+  // D9 pages of 200, then "Load more".
+  const list = usePaged<Proposal>(['admin', 'learning', 'proposals', filters], '/api/admin/learning/proposals', { ...filters, limit: '200' }, true, { retry: false });
   const id = params.get('proposal');
   const detail = useQuery({
     queryKey: ['admin', 'learning', 'proposal', id],
@@ -47,7 +45,7 @@ export default function AdminLearningPage() {
       ) : list.error ? (
         <Notice kind="error">{describeError(list.error)}</Notice>
       ) : (
-        <ProposalsTable items={list.data?.items ?? []} selected={id} onSelect={(p) => setParams({ proposal: p })} />
+        <ProposalsTable items={list.items} selected={id} onSelect={(p) => setParams({ proposal: p })} more={list.more} />
       )}
       {id ? (
         detail.isLoading ? (

@@ -1,6 +1,6 @@
 // /admin/learning, pure: filters, the proposals table and one proposal's validation record.
-import { formatUsd } from '../../components/fns/money.ts';
-import { Button, Card } from '../../components/ui.tsx';
+import { formatCostUsd } from '../../components/fns/money.ts';
+import { Button, Card, LoadMore } from '../../components/ui.tsx';
 import { caseText, PRIORITIES, SIGNALS, type Batch, type Cost, type Proposal, type ProposalDetail, type ReplayRun } from './types.ts';
 
 export interface Filters {
@@ -48,10 +48,10 @@ export function FiltersView({ value, onChange }: { value: Filters; onChange: (f:
   );
 }
 
-export function ProposalsTable({ items, selected, onSelect }: { items: Proposal[]; selected: string | null; onSelect: (id: string) => void }) {
+export function ProposalsTable({ items, selected, onSelect, more }: { items: Proposal[]; selected: string | null; onSelect: (id: string) => void; more: { hasMore: boolean; loading: boolean; onMore: () => void } }) {
   if (items.length === 0) return <p className="muted">No proposal matches these filters.</p>;
   return (
-    <Card title={`Proposals (${items.length})`}>
+    <Card title={`Proposals (${items.length}${more.hasMore ? ' shown' : ''})`}>
       <div className="table-wrap">
         <table className="table" aria-label="Proposals">
           <thead>
@@ -75,7 +75,7 @@ export function ProposalsTable({ items, selected, onSelect }: { items: Proposal[
                 <td>{p.sourceSignal}</td>
                 <td>{p.priority}</td>
                 <td>{p.status}</td>
-                <td className="num">{formatUsd(p.validationCostMicros)}</td>
+                <td className="num">{formatCostUsd(p.validationCostMicros)}</td>
                 <td>
                   {when(p.lastValidatedAt)}
                   {p.validationStale ? ' (stale)' : ''}
@@ -85,6 +85,7 @@ export function ProposalsTable({ items, selected, onSelect }: { items: Proposal[
           </tbody>
         </table>
       </div>
+      <LoadMore shown={items.length} what="proposals" {...more} />
     </Card>
   );
 }
@@ -122,7 +123,7 @@ export function DetailView({ proposal, batches, runs, cost }: { proposal: Propos
         {batches.map((b) => (
           <section key={b.id} aria-label={`Batch ${b.policyName} ${b.windowKey}`}>
             <h3>
-              Tier {b.tier} · {b.policyName} · {b.windowKey}: {b.status}, {b.acceptedCount} of {b.caseCount} accepted, cost {formatUsd(b.actualCostMicros)}
+              Tier {b.tier} · {b.policyName} · {b.windowKey}: {b.status}, {b.acceptedCount} of {b.caseCount} accepted, cost {formatCostUsd(b.actualCostMicros)}
             </h3>
             <ul>
               {b.cases.slice(0, 5).map((c) => (
@@ -153,13 +154,13 @@ export function DetailView({ proposal, batches, runs, cost }: { proposal: Propos
       </Card>
       <Card title="Cost breakdown">
         <p>
-          Total {formatUsd(cost.totalValidationCostMicros)} · {cost.caseCountSynthetic} synthetic cases · {cost.caseCountReplay} replayed · {cost.runCount} replay
+          Total {formatCostUsd(cost.totalValidationCostMicros)} · {cost.caseCountSynthetic} synthetic cases · {cost.caseCountReplay} replayed · {cost.runCount} replay
           runs
         </p>
         <ul>
           {cost.breakdown.withdrawals.map((w) => (
             <li key={w.id}>
-              {formatUsd(w.amountMicros)} — {w.reason} ({w.idempotencyKey})
+              {formatCostUsd(w.amountMicros)} — {w.reason} ({w.idempotencyKey})
             </li>
           ))}
         </ul>

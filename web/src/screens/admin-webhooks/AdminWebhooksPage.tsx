@@ -5,7 +5,8 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import { get, qs } from '../../api/client.ts';
+import { get } from '../../api/client.ts';
+import { usePaged } from '../../api/queries.ts';
 import { describeError } from '../../components/errors.ts';
 import { Loading, Notice } from '../../components/ui.tsx';
 import { DeliveriesTable, DeliveryDetailView, FiltersView, SummaryView, type Delivery, type DeliveryDetail, type Filters, type Summary } from './AdminWebhooksView.tsx';
@@ -18,11 +19,8 @@ export default function AdminWebhooksPage() {
     queryFn: ({ signal }) => get<Summary>('/api/admin/webhooks/summary', signal),
     retry: false,
   });
-  const list = useQuery({
-    queryKey: ['admin', 'webhooks', 'deliveries', filters],
-    queryFn: ({ signal }) => get<{ items: Delivery[]; nextCursor: string | null }>(`/api/admin/webhooks/deliveries${qs({ ...filters, limit: 100 })}`, signal),
-    retry: false,
-  });
+  // D9 pages of 100, then "Load more".
+  const list = usePaged<Delivery>(['admin', 'webhooks', 'deliveries', filters], '/api/admin/webhooks/deliveries', { ...filters, limit: '100' }, true, { retry: false });
   const id = params.get('delivery');
   const detail = useQuery({
     queryKey: ['admin', 'webhooks', 'delivery', id],
@@ -38,7 +36,7 @@ export default function AdminWebhooksPage() {
       {error ? <Notice kind="error">{describeError(error)}</Notice> : null}
       {summary.data ? <SummaryView s={summary.data} onTenant={(tenantId) => setFilters({ status: 'failed', tenantId })} /> : summary.isLoading ? <Loading what="the summary" /> : null}
       <FiltersView value={filters} onChange={setFilters} tenants={summary.data?.failingTenants ?? []} />
-      {list.isLoading ? <Loading what="deliveries" /> : list.data ? <DeliveriesTable items={list.data.items} selected={id} onSelect={(d) => setParams({ delivery: d })} /> : null}
+      {list.isLoading ? <Loading what="deliveries" /> : list.first ? <DeliveriesTable items={list.items} selected={id} onSelect={(d) => setParams({ delivery: d })} more={list.more} /> : null}
       {id ? (
         detail.isLoading ? (
           <Loading what="the delivery" />

@@ -1,6 +1,6 @@
 // /admin/webhooks, pure: the 24-hour summary, the filters, the deliveries table and one delivery's
 // attempt log.
-import { Button, Card } from '../../components/ui.tsx';
+import { Button, Card, LoadMore } from '../../components/ui.tsx';
 
 export type Status = 'pending' | 'succeeded' | 'failed';
 export interface Delivery {
@@ -119,10 +119,10 @@ export function FiltersView({ value, onChange, tenants }: { value: Filters; onCh
   );
 }
 
-export function DeliveriesTable({ items, selected, onSelect }: { items: Delivery[]; selected: string | null; onSelect: (id: string) => void }) {
+export function DeliveriesTable({ items, selected, onSelect, more }: { items: Delivery[]; selected: string | null; onSelect: (id: string) => void; more: { hasMore: boolean; loading: boolean; onMore: () => void } }) {
   if (items.length === 0) return <p className="muted">No delivery matches these filters.</p>;
   return (
-    <Card title={`Deliveries (${items.length})`}>
+    <Card title={`Deliveries (${items.length}${more.hasMore ? ' shown' : ''})`}>
       <div className="table-wrap">
         <table className="table" aria-label="Deliveries">
           <thead>
@@ -155,6 +155,7 @@ export function DeliveriesTable({ items, selected, onSelect }: { items: Delivery
           </tbody>
         </table>
       </div>
+      <LoadMore shown={items.length} what="deliveries" {...more} />
     </Card>
   );
 }

@@ -2,7 +2,8 @@
 // linked) and the free-text search over activity rows.
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { useActivity, useAudit, useSavings, useUsage } from '../../api/queries.ts';
+import { keys, useActivity, useAudit, usePaged, useSavings, useUsage } from '../../api/queries.ts';
+import type { ActivityItem } from '../../api/types.ts';
 import { describeError } from '../../components/errors.ts';
 import { Loading, Notice } from '../../components/ui.tsx';
 import { AnalyticsTabs, AuditTab, LedgerTab, SavingsTab, SearchBox, SearchResults, UsageTab } from './AnalyticsView.tsx';
@@ -24,14 +25,17 @@ export default function AnalyticsPage() {
   const savings = useSavings(window);
   const ledger = useActivity({ limit: '50' });
   const audit = useAudit();
-  const search = useActivity({ search: q, limit: '50' }, q.length > 0);
+  // The search results page like the API (D9): 50, then "Load more". The Ledger tab stays a "recent"
+  // cut with its link to the full ledger (docs/decisions.md, "Logged defects (session 8)").
+  const searchParams = { search: q, limit: '50' };
+  const search = usePaged<ActivityItem>([...keys.activity(searchParams), 'paged'], '/api/tenant/insights/activity', searchParams, q.length > 0);
 
   const err = usage.error ?? savings.error ?? audit.error;
   return (
     <>
       <h1>Analytics</h1>
       <SearchBox value={text} onChange={setText} />
-      {q ? <SearchResults q={q} data={search.data} /> : null}
+      {q ? <SearchResults q={q} items={search.isLoading ? undefined : search.items} more={search.more} /> : null}
       {err ? <Notice kind="error">{describeError(err)}</Notice> : null}
       <AnalyticsTabs
         tab={tab}

@@ -5,7 +5,7 @@ import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxi
 import { Link } from 'react-router';
 import { Tab, TabList, TabPanel, Tabs, SearchField, Label, Input } from 'react-aria-components';
 import type { Activity, ActivityItem, Audit, SavingsSeries, Usage } from '../../api/types.ts';
-import { Card, EngineFooter, Loading } from '../../components/ui.tsx';
+import { Card, EngineFooter, Loading, LoadMore } from '../../components/ui.tsx';
 import { SavingsChart } from '../../components/SavingsChart.tsx';
 import { formatTokens } from '../../components/fns/money.ts';
 import { formatWhen } from '../../components/fns/dates.ts';
@@ -25,11 +25,11 @@ export function SearchBox({ value, onChange }: { value: string; onChange: (v: st
   );
 }
 
-export function SearchResults({ q, data }: { q: string; data: Activity | undefined }) {
-  if (!data) return <Loading what="results" />;
+export function SearchResults({ q, items, more }: { q: string; items: ActivityItem[] | undefined; more: { hasMore: boolean; loading: boolean; onMore: () => void } }) {
+  if (!items) return <Loading what="results" />;
   return (
     <Card title={`Results for “${q}”`}>
-      {data.items.length === 0 ? (
+      {items.length === 0 ? (
         <p>Nothing matches “{q}”.</p>
       ) : (
         <table className="table" data-testid="search-results">
@@ -43,7 +43,7 @@ export function SearchResults({ q, data }: { q: string; data: Activity | undefin
             </tr>
           </thead>
           <tbody>
-            {data.items.map((i) => (
+            {items.map((i) => (
               <tr key={`${i.kind}-${i.id}`}>
                 <td>{formatWhen(i.at)}</td>
                 <td>{i.projectName ?? '—'}</td>
@@ -55,6 +55,7 @@ export function SearchResults({ q, data }: { q: string; data: Activity | undefin
           </tbody>
         </table>
       )}
+      <LoadMore shown={items.length} what="results" {...more} />
     </Card>
   );
 }

@@ -4,8 +4,8 @@ import { useEffect, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { api, get, qs } from '../../api/client.ts';
-import { useProjects, useTenant } from '../../api/queries.ts';
-import type { Catalogue, CreatedKey, KeyRecord, Page, ToolItem } from '../../api/types.ts';
+import { usePaged, useProjectPages, useTenant } from '../../api/queries.ts';
+import type { Catalogue, CreatedKey, KeyRecord, ToolItem } from '../../api/types.ts';
 import { describeError } from '../../components/errors.ts';
 import type { FieldErrors } from '../../components/fns/form.ts';
 import { Loading, Notice } from '../../components/ui.tsx';
@@ -30,9 +30,10 @@ export default function DeveloperZonePage() {
   const tab = params.get('tab') ?? 'clients';
   const tenant = useTenant();
   const canEdit = !tenant.data || ['owner', 'admin'].includes(tenant.data.role);
-  const projects = useProjects();
-  const items = projects.data?.items ?? [];
-  const keys = useQuery({ queryKey: KEYS, queryFn: ({ signal }) => get<Page<KeyRecord>>('/api/keys?limit=200', signal) });
+  // Projects and keys in D9 pages of 200, each with "Load more".
+  const projects = useProjectPages();
+  const items = projects.items;
+  const keys = usePaged<KeyRecord>(KEYS, '/api/keys', { limit: '200' });
   const tools = useQuery({ queryKey: ['tools'], queryFn: ({ signal }) => get<{ items: ToolItem[] }>('/api/tools', signal), enabled: tab === 'tools', staleTime: 300_000 });
   const [filters, setFilters] = useState<ModelFilters>({ provider: '', modelClass: '', capability: '' });
   const [showIds, setShowIds] = useState(false);
@@ -102,10 +103,12 @@ export default function DeveloperZonePage() {
           <>
             {listFailure ? <Notice kind="error">{describeError(listFailure)}</Notice> : null}
             {shown ? <ShownOnce title={shown.title} secret={shown.secret} copied={copied} onCopy={() => void copy()} onDone={() => setShown(null)} /> : null}
-            <NewKeyCard form={form} projects={items} onChange={setForm} errors={errors} failure={failure} busy={create.isPending} onCreate={submit} canEdit={canEdit} />
+            <NewKeyCard form={form} projects={items} projectsMore={projects.more} projectsPaged={projects.pagesLoaded > 1} onChange={setForm} errors={errors} failure={failure} busy={create.isPending} onCreate={submit} canEdit={canEdit} />
             <KeysByEnvironment
-              keys={keys.data?.items ?? []}
+              keys={keys.items}
+              more={keys.more}
               projects={items}
+              projectsComplete={!projects.hasMore}
               now={now}
               canEdit={canEdit}
               confirmRevoke={confirmRevoke}

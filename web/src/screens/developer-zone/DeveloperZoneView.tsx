@@ -3,7 +3,7 @@
 // (GET /api/models/catalogue). Brands, not model ids, in primary copy; ids only on request.
 import { Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
 import type { Catalogue, KeyRecord, Project, ToolItem } from '../../api/types.ts';
-import { Button, Card, Field, Notice } from '../../components/ui.tsx';
+import { Button, Card, Field, LoadMore, Notice } from '../../components/ui.tsx';
 import type { FieldErrors } from '../../components/fns/form.ts';
 import { formatWhen } from '../../components/fns/dates.ts';
 import { ENVIRONMENTS, formatCountdown, keyState, spokenCountdown } from './fns/keys.ts';
@@ -29,7 +29,9 @@ export interface NewKeyForm {
   projectId: string;
 }
 
-export function NewKeyCard(p: { form: NewKeyForm; projects: Project[]; onChange: (f: NewKeyForm) => void; errors: FieldErrors; failure: string; busy: boolean; onCreate: () => void; canEdit: boolean }) {
+type More = { hasMore: boolean; loading: boolean; onMore: () => void };
+
+export function NewKeyCard(p: { form: NewKeyForm; projects: Project[]; projectsMore: More; projectsPaged: boolean; onChange: (f: NewKeyForm) => void; errors: FieldErrors; failure: string; busy: boolean; onCreate: () => void; canEdit: boolean }) {
   if (!p.canEdit) return <p className="muted">Only owners and admins can create, rotate or revoke keys.</p>;
   return (
     <Card title="Create a key">
@@ -66,6 +68,7 @@ export function NewKeyCard(p: { form: NewKeyForm; projects: Project[]; onChange:
           Create key
         </Button>
       </form>
+      {p.projectsMore.hasMore || p.projectsPaged ? <LoadMore shown={p.projects.length} what="projects" {...p.projectsMore} /> : null}
       <Notice kind="error">{p.failure}</Notice>
     </Card>
   );
@@ -108,8 +111,8 @@ function Status({ k, now }: { k: KeyRecord; now: number }) {
   return <span className="badge badge-ok">Active</span>;
 }
 
-export function KeysByEnvironment(p: { keys: KeyRecord[]; projects: Project[]; now: number; canEdit: boolean; confirmRevoke: string | null; onRotate: (k: KeyRecord) => void; onAskRevoke: (k: KeyRecord | null) => void; onRevoke: (k: KeyRecord) => void; busy: boolean }) {
-  const projectName = (id: string) => p.projects.find((x) => x.id === id)?.name ?? 'Deleted project';
+export function KeysByEnvironment(p: { keys: KeyRecord[]; more: More; projects: Project[]; projectsComplete: boolean; now: number; canEdit: boolean; confirmRevoke: string | null; onRotate: (k: KeyRecord) => void; onAskRevoke: (k: KeyRecord | null) => void; onRevoke: (k: KeyRecord) => void; busy: boolean }) {
+  const projectName = (id: string) => p.projects.find((x) => x.id === id)?.name ?? (p.projectsComplete ? 'Deleted project' : 'A project not loaded yet');
   return (
     <>
       {ENVIRONMENTS.map((env) => {
@@ -187,6 +190,7 @@ export function KeysByEnvironment(p: { keys: KeyRecord[]; projects: Project[]; n
           </Card>
         );
       })}
+      <LoadMore shown={p.keys.length} what="keys" {...p.more} />
     </>
   );
 }

@@ -2,12 +2,12 @@
 // benchmark override, stage and live, filterable activity. The chosen project is in the address
 // (?project=<id>), so a link or a reload keeps it.
 import { useEffect, useRef, useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { createProjectBody, patchProjectBody } from '../../../../src/http/api/projects/schemas.ts';
-import { api } from '../../api/client.ts';
+import { api, get } from '../../api/client.ts';
 import { useProjectEvents } from '../../api/events.ts';
-import { keys, useBaseline, usePaged, useProjects, useTenant } from '../../api/queries.ts';
+import { keys, useBaseline, usePaged, useProjectPages, useTenant } from '../../api/queries.ts';
 import type { ActivityItem, Project } from '../../api/types.ts';
 import { describeError } from '../../components/errors.ts';
 import { validate, type FieldErrors } from '../../components/fns/form.ts';
@@ -29,12 +29,18 @@ const formOf = (p: Project): SettingsForm => ({
 export default function SmartonePage() {
   const qc = useQueryClient();
   const [params, setParams] = useSearchParams();
-  const projects = useProjects();
+  // D9 pages of 200 projects, then "Load more" in the switcher.
+  const projects = useProjectPages();
   const tenant = useTenant();
   const baseline = useBaseline();
   const canEdit = !tenant.data || ['owner', 'admin'].includes(tenant.data.role);
-  const items = projects.data?.items ?? [];
+  const loaded = projects.items;
   const wanted = params.get('project');
+  // A project in the address but not in the pages loaded so far (a link, or a reload after "Load
+  // more") is read on its own and listed with them, so the address keeps choosing it.
+  const missing = !!wanted && !projects.isLoading && !loaded.some((p) => p.id === wanted);
+  const single = useQuery({ queryKey: [...keys.projects, 'one', wanted], queryFn: ({ signal }) => get<Project>(`/api/projects/${wanted}`, signal), enabled: missing, retry: false });
+  const items = missing && single.data ? [...loaded, single.data] : loaded;
   const project = items.find((p) => p.id === wanted) ?? items.find((p) => p.isDefault) ?? items[0];
   const select = (id: string) => setParams({ project: id });
   // Stages move with calls made elsewhere: read the projects afresh on arrival.
@@ -141,7 +147,7 @@ export default function SmartonePage() {
   );
   useEffect(() => setLive(false), [project?.id]);
 
-  if (projects.isLoading) return <Loading what="your projects" />;
+  if (projects.isLoading || (missing && single.isLoading)) return <Loading what="your projects" />;
   if (projects.error || !project) return <Notice kind="error">{describeError(projects.error)}</Notice>;
   return (
     <>
@@ -149,6 +155,9 @@ export default function SmartonePage() {
       <p className="lead">Each project has its own budget, quality floor, benchmark and activity, and shares the team's wallet.</p>
       <Switcher
         projects={items}
+        more={projects.more}
+        shown={loaded.length}
+        paged={projects.pagesLoaded > 1}
         selected={project.id}
         onSelect={select}
         canEdit={canEdit}

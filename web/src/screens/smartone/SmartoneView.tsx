@@ -10,7 +10,7 @@ import { BRAND_CHOICES } from '../billing/BillingView.tsx';
 import { feedDetail } from '../overview/fns/feed.ts';
 import { describeFloor, FLOOR_LEVELS, STAGE_WORDS } from './fns/floor.ts';
 
-export function Switcher(p: { projects: Project[]; selected: string; onSelect: (id: string) => void; canEdit: boolean; newName: string; onNewName: (v: string) => void; createError?: string; failure: string; busy: boolean; onCreate: () => void }) {
+export function Switcher(p: { projects: Project[]; more: { hasMore: boolean; loading: boolean; onMore: () => void }; shown: number; paged: boolean; selected: string; onSelect: (id: string) => void; canEdit: boolean; newName: string; onNewName: (v: string) => void; createError?: string; failure: string; busy: boolean; onCreate: () => void }) {
   return (
     <Card title="Workspaces">
       <div className="inline-form">
@@ -41,6 +41,8 @@ export function Switcher(p: { projects: Project[]; selected: string; onSelect: (
           </form>
         ) : null}
       </div>
+      {/* Only for a team with more than one page of projects (D9: 200 a page). */}
+      {p.more.hasMore || p.paged ? <LoadMore shown={p.shown} what="projects" {...p.more} /> : null}
       <Notice kind="error">{p.failure}</Notice>
     </Card>
   );

@@ -3,7 +3,7 @@
 import { ToggleButton, ToggleButtonGroup } from 'react-aria-components';
 import type { Summary } from '../../api/types.ts';
 import { Button, Card, EngineFooter, Field, Notice } from '../../components/ui.tsx';
-import { formatDelta, formatTokens, formatUsd } from '../../components/fns/money.ts';
+import { approxCostUsd, formatDelta, formatTokens } from '../../components/fns/money.ts';
 import { BenchmarkPrompt } from '../../components/SavingsChart.tsx';
 
 export const PERIODS = [
@@ -64,7 +64,7 @@ export function SummaryNumbers({ s }: { s: Summary }) {
         <div>
           <dt>Service burn</dt>
           <dd data-testid="summary-burn">{formatTokens(c.serviceBurnMicros)} tokens</dd>
-          <dd className="muted">≈ {formatUsd(c.serviceBurnMicros)}</dd>
+          <dd className="muted" data-testid="summary-burn-usd">{approxCostUsd(c.serviceBurnMicros)}</dd>
           <dd>
             <Delta value={s.deltas.serviceBurnMicros} unit="tokens" />
           </dd>
