@@ -8,7 +8,7 @@ import { signupTenant, startTestServer, type TestServer } from '../../../test/ha
 import { signIn, tenantIdOf } from '../../../test/helpers.ts';
 import { credit, usage } from '../../../test/ledger.ts';
 import { startSmtp, type Smtp } from '../../../test/smtp.ts';
-import { runDigests } from './digests.ts';
+import { burnText, runDigests } from './digests.ts';
 import { resolvePeriod } from './insights.ts';
 
 let srv: TestServer;
@@ -106,6 +106,14 @@ describe('summary numbers', () => {
 });
 
 describe('digests', () => {
+  test('the burn in dollars: a positive burn under a cent reads "< $0.01", never "$0.00"', () => {
+    assert.equal(burnText('99'), '99 tokens (< $0.01)');
+    assert.equal(burnText('9999'), '9,999 tokens (< $0.01)');
+    assert.equal(burnText('10000'), '10,000 tokens ($0.01)');
+    assert.equal(burnText('0'), '0 tokens ($0.00)');
+    assert.equal(burnText('8500000'), '8,500,000 tokens ($8.50)');
+  });
+
   test('a daily digest leaves after 08:00 local time, once per day, through SMTP, with text and HTML parts', async () => {
     const t = await tokyoTenant();
     srv.clock.set(at('2026-11-09T22:30:00Z')); // Tuesday 07:30 in Tokyo

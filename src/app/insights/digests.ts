@@ -62,7 +62,11 @@ export async function runDigests(s: Services): Promise<number> {
 
 const signed = (v: bigint, fmt: (x: bigint) => string) => (v > 0n ? `+${fmt(v)}` : v < 0n ? `-${fmt(-v)}` : fmt(0n));
 const signedInt = (v: number) => (v > 0 ? `+${v}` : String(v));
-const burnText = (micros: string) => `${formatTokens(micros)} tokens (${formatUsd(BigInt(micros))})`;
+/** "N tokens ($x.yz)"; a positive burn under a cent reads "< $0.01", never "$0.00" (as on /summary). */
+export function burnText(micros: string): string {
+  const v = BigInt(micros);
+  return `${formatTokens(micros)} tokens (${v > 0n && v < 10_000n ? '< $0.01' : formatUsd(v)})`;
+}
 
 function rows(t: Totals, prev: Totals, d: Summary['deltas']): Array<[string, string, string]> {
   const out: Array<[string, string, string]> = [
