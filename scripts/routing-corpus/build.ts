@@ -37,6 +37,14 @@ import * as people8 from './voices-people-h.ts';
 import * as people9 from './voices-people-i.ts';
 import * as people10 from './voices-people-j.ts';
 import * as people11 from './voices-people-k.ts';
+import * as people12 from './voices-people-l.ts';
+import * as people13 from './voices-people-m.ts';
+import * as people14 from './voices-people-n.ts';
+import * as people15 from './voices-people-o.ts';
+import * as people16 from './voices-people-p.ts';
+import * as people17 from './voices-people-q.ts';
+import * as people18 from './voices-people-r.ts';
+import * as people19 from './voices-people-s.ts';
 import type { FamilyItems, Item } from './types.ts';
 
 /** Who wrote a batch of hand-written requests: the first part of every row's `author`. */
@@ -44,6 +52,8 @@ const LAYER1_HELPER = 'layer1-helper';
 const ROUTING_HELPER = 'routing-helper';
 /** Session 8's Layer 1 helper, a third author (voices-people-i.ts, -j.ts, -k.ts). */
 const S8 = 'layer1-s8';
+/** Session 8's second Layer 1 helper, a fourth author (voices-people-l.ts … -s.ts). */
+const S8B = 'layer1-s8b';
 type Batch = readonly [author: string, items: FamilyItems];
 interface Cell { items: Item[]; authors: string[] }
 
@@ -57,19 +67,19 @@ const join = (...batches: Batch[]): Record<Complexity, Cell> => {
 const first = (...batches: FamilyItems[]): Batch[] => batches.map((b) => [LAYER1_HELPER, b] as const);
 
 const ITEMS: Record<TaskFamily, Record<Complexity, Cell>> = {
-  coding: join(...first(coding, coding2, mixed.coding3, apps.coding4, borders.coding5, everyday.coding6), [ROUTING_HELPER, people.coding7], [ROUTING_HELPER, people3.coding8], [ROUTING_HELPER, people5.coding9], [ROUTING_HELPER, people6.coding10], [ROUTING_HELPER, people8.coding12], [S8, people9.coding13], [S8, people10.coding14], [S8, people11.coding15]),
-  writing: join(...first(writing, writing2, mixed.writing3, apps.writing4, borders.writing5, everyday.writing6), [ROUTING_HELPER, people.writing7], [ROUTING_HELPER, people3.writing8], [ROUTING_HELPER, people5.writing9], [ROUTING_HELPER, people6.writing10], [ROUTING_HELPER, people8.writing12], [S8, people9.writing13], [S8, people10.writing14], [S8, people11.writing15]),
-  research: join(...first(research, research2, mixed.research3, apps.research4, borders.research5, everyday.research6), [ROUTING_HELPER, people.research7], [ROUTING_HELPER, people3.research8], [ROUTING_HELPER, people5.research9], [ROUTING_HELPER, people6.research10], [ROUTING_HELPER, people7.research11], [S8, people9.research13], [S8, people10.research14], [S8, people11.research15]),
-  'data-analysis': join(...first(dataAnalysis, dataAnalysis2, mixed.dataAnalysis3, apps.dataAnalysis4, borders.dataAnalysis5, everyday.dataAnalysis6), [ROUTING_HELPER, people.dataAnalysis7], [ROUTING_HELPER, people3.dataAnalysis8], [ROUTING_HELPER, people5.dataAnalysis9], [ROUTING_HELPER, people6.dataAnalysis10], [ROUTING_HELPER, people7.dataAnalysis11], [ROUTING_HELPER, people8.dataAnalysis12], [S8, people9.dataAnalysis13], [S8, people10.dataAnalysis14], [S8, people11.dataAnalysis15]),
-  math: join(...first(math, math2, mixed.math3, apps.math4, borders.math5, everyday.math6), [ROUTING_HELPER, people.math7], [ROUTING_HELPER, people3.math8], [ROUTING_HELPER, people5.math9], [ROUTING_HELPER, people6.math10], [S8, people9.math13], [S8, people10.math14], [S8, people11.math15]),
-  summarization: join(...first(summarization, summarization2, mixed.summarization3, apps.summarization4, borders.summarization5, everyday.summarization6), [ROUTING_HELPER, people2.summarization7], [ROUTING_HELPER, people4.summarization8], [ROUTING_HELPER, people5.summarization9], [ROUTING_HELPER, people6.summarization10], [ROUTING_HELPER, people7.summarization11], [ROUTING_HELPER, people8.summarization12], [S8, people9.summarization13], [S8, people10.summarization14], [S8, people11.summarization15]),
-  translation: join(...first(translation, translation2, mixed.translation3, apps.translation4, borders.translation5, everyday.translation6), [ROUTING_HELPER, people2.translation7], [ROUTING_HELPER, people4.translation8], [ROUTING_HELPER, people5.translation9], [ROUTING_HELPER, people6.translation10], [S8, people9.translation13], [S8, people10.translation14], [S8, people11.translation15]),
-  extraction: join(...first(extraction, extraction2, mixed.extraction3, apps.extraction4, borders.extraction5, everyday.extraction6), [ROUTING_HELPER, people2.extraction7], [ROUTING_HELPER, people4.extraction8], [ROUTING_HELPER, people5.extraction9], [ROUTING_HELPER, people6.extraction10], [ROUTING_HELPER, people7.extraction11], [ROUTING_HELPER, people8.extraction12], [S8, people9.extraction13], [S8, people10.extraction14], [S8, people11.extraction15]),
-  conversation: join(...first(conversation, conversation2, mixed.conversation3, apps.conversation4, borders.conversation5, everyday.conversation6), [ROUTING_HELPER, people2.conversation7], [ROUTING_HELPER, people4.conversation8], [ROUTING_HELPER, people5.conversation9], [ROUTING_HELPER, people6.conversation10], [ROUTING_HELPER, people7.conversation11], [ROUTING_HELPER, people8.conversation12], [S8, people9.conversation13], [S8, people10.conversation14], [S8, people11.conversation15]),
+  coding: join(...first(coding, coding2, mixed.coding3, apps.coding4, borders.coding5, everyday.coding6), [ROUTING_HELPER, people.coding7], [ROUTING_HELPER, people3.coding8], [ROUTING_HELPER, people5.coding9], [ROUTING_HELPER, people6.coding10], [ROUTING_HELPER, people8.coding12], [S8, people9.coding13], [S8, people10.coding14], [S8, people11.coding15], [S8B, people13.coding16], [S8B, people17.coding17], [S8B, people19.coding18]),
+  writing: join(...first(writing, writing2, mixed.writing3, apps.writing4, borders.writing5, everyday.writing6), [ROUTING_HELPER, people.writing7], [ROUTING_HELPER, people3.writing8], [ROUTING_HELPER, people5.writing9], [ROUTING_HELPER, people6.writing10], [ROUTING_HELPER, people8.writing12], [S8, people9.writing13], [S8, people10.writing14], [S8, people11.writing15], [S8B, people13.writing16], [S8B, people15.writing17], [S8B, people19.writing18]),
+  research: join(...first(research, research2, mixed.research3, apps.research4, borders.research5, everyday.research6), [ROUTING_HELPER, people.research7], [ROUTING_HELPER, people3.research8], [ROUTING_HELPER, people5.research9], [ROUTING_HELPER, people6.research10], [ROUTING_HELPER, people7.research11], [S8, people9.research13], [S8, people10.research14], [S8, people11.research15], [S8B, people12.research16], [S8B, people14.research17], [S8B, people16.research18], [S8B, people17.research19], [S8B, people18.research20]),
+  'data-analysis': join(...first(dataAnalysis, dataAnalysis2, mixed.dataAnalysis3, apps.dataAnalysis4, borders.dataAnalysis5, everyday.dataAnalysis6), [ROUTING_HELPER, people.dataAnalysis7], [ROUTING_HELPER, people3.dataAnalysis8], [ROUTING_HELPER, people5.dataAnalysis9], [ROUTING_HELPER, people6.dataAnalysis10], [ROUTING_HELPER, people7.dataAnalysis11], [ROUTING_HELPER, people8.dataAnalysis12], [S8, people9.dataAnalysis13], [S8, people10.dataAnalysis14], [S8, people11.dataAnalysis15], [S8B, people12.dataAnalysis16], [S8B, people14.dataAnalysis17], [S8B, people15.dataAnalysis18], [S8B, people17.dataAnalysis19], [S8B, people18.dataAnalysis20]),
+  math: join(...first(math, math2, mixed.math3, apps.math4, borders.math5, everyday.math6), [ROUTING_HELPER, people.math7], [ROUTING_HELPER, people3.math8], [ROUTING_HELPER, people5.math9], [ROUTING_HELPER, people6.math10], [S8, people9.math13], [S8, people10.math14], [S8, people11.math15], [S8B, people13.math16], [S8B, people17.math17], [S8B, people18.math18]),
+  summarization: join(...first(summarization, summarization2, mixed.summarization3, apps.summarization4, borders.summarization5, everyday.summarization6), [ROUTING_HELPER, people2.summarization7], [ROUTING_HELPER, people4.summarization8], [ROUTING_HELPER, people5.summarization9], [ROUTING_HELPER, people6.summarization10], [ROUTING_HELPER, people7.summarization11], [ROUTING_HELPER, people8.summarization12], [S8, people9.summarization13], [S8, people10.summarization14], [S8, people11.summarization15], [S8B, people13.summarization16], [S8B, people15.summarization17], [S8B, people18.summarization18], [S8B, people19.summarization19]),
+  translation: join(...first(translation, translation2, mixed.translation3, apps.translation4, borders.translation5, everyday.translation6), [ROUTING_HELPER, people2.translation7], [ROUTING_HELPER, people4.translation8], [ROUTING_HELPER, people5.translation9], [ROUTING_HELPER, people6.translation10], [S8, people9.translation13], [S8, people10.translation14], [S8, people11.translation15], [S8B, people13.translation16], [S8B, people17.translation17], [S8B, people19.translation18]),
+  extraction: join(...first(extraction, extraction2, mixed.extraction3, apps.extraction4, borders.extraction5, everyday.extraction6), [ROUTING_HELPER, people2.extraction7], [ROUTING_HELPER, people4.extraction8], [ROUTING_HELPER, people5.extraction9], [ROUTING_HELPER, people6.extraction10], [ROUTING_HELPER, people7.extraction11], [ROUTING_HELPER, people8.extraction12], [S8, people9.extraction13], [S8, people10.extraction14], [S8, people11.extraction15], [S8B, people12.extraction16], [S8B, people14.extraction17], [S8B, people15.extraction18], [S8B, people17.extraction19], [S8B, people18.extraction20]),
+  conversation: join(...first(conversation, conversation2, mixed.conversation3, apps.conversation4, borders.conversation5, everyday.conversation6), [ROUTING_HELPER, people2.conversation7], [ROUTING_HELPER, people4.conversation8], [ROUTING_HELPER, people5.conversation9], [ROUTING_HELPER, people6.conversation10], [ROUTING_HELPER, people7.conversation11], [ROUTING_HELPER, people8.conversation12], [S8, people9.conversation13], [S8, people10.conversation14], [S8, people11.conversation15], [S8B, people13.conversation16], [S8B, people14.conversation17], [S8B, people16.conversation18]),
 };
-/** Rows per family × complexity cell: twice the largest cell's hand-written requests (155), so
- *  every request is placed at least twice; 27 cells × 310 = 8,370 training rows. */
-const ROWS_PER_CELL = 310;
+/** Rows per family × complexity cell: twice the largest cell's hand-written requests (190,
+ *  research/medium), so every request is placed at least twice; 27 cells × 380 = 10,260 rows. */
+const ROWS_PER_CELL = 380;
 for (const f of TASK_FAMILIES) for (const c of COMPLEXITIES as readonly Complexity[]) {
   if (2 * ITEMS[f][c].items.length > ROWS_PER_CELL) throw new Error(`${f}/${c} has ${ITEMS[f][c].items.length} hand-written requests: raise ROWS_PER_CELL so each is placed at least twice`);
 }
