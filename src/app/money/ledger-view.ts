@@ -11,34 +11,17 @@ import { GENESIS_HASH, verifyChain, type ChainVerification } from '../../core/le
 import type { SealedLedgerRow } from '../../core/ledger/payload.ts';
 import { ledgerPayload, type LedgerEventType } from './ledger.ts';
 import { decodeCursor, toPage, type Page, type PageQuery } from '../shared/index.ts';
+import type { SealedEntryValues } from './ledger.repo.ts';
 import { entriesInSpan, ledgerPageWithRunningBalance, walletChainHead, type LedgerDbRow, type LedgerFilters } from './ledger-view.repo.ts';
 
 export type { LedgerDbRow, LedgerFilters } from './ledger-view.repo.ts';
 
 export const LEDGER_EVENT_TYPES = ['WALLET_TOPUP', 'AI_USAGE', 'REFUND', 'ADJUSTMENT'] as const satisfies readonly LedgerEventType[];
 
-export interface LedgerRow {
-  id: string;
-  tenantId: string;
-  projectId: string | null;
-  seq: bigint;
+/** A sealed entry as the ledger screen and API show it: the sealed values plus the running balance. */
+export interface LedgerRow extends Omit<SealedEntryValues, 'eventType'> {
   eventType: LedgerEventType;
-  customerLabel: string;
-  amountMicros: bigint;
-  balanceAfterMicros: bigint;
   runningBalanceMicros: bigint;
-  modelId: string | null;
-  providerKey: string | null;
-  benchmarkProvider: string | null;
-  benchmarkMethodologyVersion: string | null;
-  actualCostUsdMicros: bigint | null;
-  baselineCostUsdMicros: bigint | null;
-  benchmarkPricingVersion: string | null;
-  callId: string | null;
-  memo: string | null;
-  sealHash: string;
-  prevHash: string;
-  createdAt: string;
 }
 
 const toRow = (r: LedgerDbRow & { running_balance_micros: bigint }): LedgerRow => ({
