@@ -247,6 +247,8 @@ async function settleLoad(
   concurrency: number,
   ms: number,
   maxOps: number,
+  /** Called when the load ends, before the chains are verified (CPU readings that leave the verification out). */
+  loaded?: () => void,
 ): Promise<SettlementRow> {
   const tpl = callTemplate();
   const lat: number[] = [];
@@ -283,6 +285,7 @@ async function settleLoad(
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   const seconds = Number(now() - t0) / 1e9;
+  loaded?.();
   let verified = true;
   let firstBroken: string | null = null;
   let entries = 0;
@@ -354,17 +357,25 @@ export async function benchSettlements(databaseUrl: string, opts: { ms?: number;
 async function benchHot(
   databaseUrl: string,
   dataDir: string,
-  o: { rounds: number; ms: number; concurrencies: number[]; postmasterPid: number },
-  each: (r: SettlementRow & { stats: string }) => void,
-): Promise<SettlementRow[]> {
+  o: { rounds: number; ms: number; concurrencies: number[]; postmasterPid: number; alter: string; revert: string },
+  each: (r: SettlementRow & { stats: string; variant: string; nodeUs: number; pgUs: number }) => void,
+): Promise<Array<SettlementRow & { variant: string; nodeUs: number; pgUs: number }>> {
   const rt = await settlementRuntime(databaseUrl, dataDir);
   try {
     const s = rt.services;
     const accounting = s.calls.stages;
     const hot = [await benchTenant(s, accounting, 0, 1_000_000_000_000n)];
     await settleLoad(s, accounting, 'warm-up', hot, 16, 1000, 100_000);
-    const rows: SettlementRow[] = [];
+    const ab = o.alter !== '' && o.revert !== '';
+    const rows: Array<SettlementRow & { variant: string; nodeUs: number; pgUs: number }> = [];
     for (let i = 0; i < o.rounds; i++) {
+      // MICRO_ALTER / MICRO_REVERT: rounds alternate between the schema as migrated and as altered
+      // (A/B in the same minutes of a noisy machine); each switch is followed by a short warm-up.
+      const variant = !ab ? 'migrated' : i % 2 === 0 ? 'migrated' : 'altered';
+      if (ab && i > 0) {
+        await sql.raw(variant === 'altered' ? o.alter : o.revert).execute(s.db);
+        await settleLoad(s, accounting, 'warm-up', hot, 16, 300, 100_000);
+      }
       for (const c of o.concurrencies) {
         const before = { ...s.settler.stats };
         if (process.env.MICRO_STATEMENTS === '1') {
@@ -373,11 +384,16 @@ async function benchHot(
         }
         const pg0 = treeCpuUs(o.postmasterPid);
         const node0 = process.cpuUsage();
-        const r = await settleLoad(s, accounting, 'one hot tenant', hot, c, o.ms, 100_000);
-        // CPU per settlement (the chain verification inside settleLoad included, in both).
-        const du = process.cpuUsage(node0);
-        const nodeUs = (du.user + du.system) / r.settlements;
-        const pgUs = (treeCpuUs(o.postmasterPid) - pg0) / r.settlements;
+        let nodeCpu = 0;
+        let pgCpu = 0;
+        const r = await settleLoad(s, accounting, 'one hot tenant', hot, c, o.ms, 100_000, () => {
+          // CPU per settlement over the load alone (the chain verification after it left out).
+          const du = process.cpuUsage(node0);
+          nodeCpu = du.user + du.system;
+          pgCpu = treeCpuUs(o.postmasterPid) - pg0;
+        });
+        const nodeUs = nodeCpu / r.settlements;
+        const pgUs = pgCpu / r.settlements;
         const st = s.settler.stats as Record<string, number>;
         const d = Object.keys(st).map((k) => `${k} ${st[k] - ((before as Record<string, number>)[k] ?? 0)}`);
         d.push(`cpu/settlement node ${nodeUs.toFixed(0)} µs pg ${pgUs.toFixed(0)} µs`);
@@ -385,8 +401,9 @@ async function benchHot(
           const q = await sql<{ query: string; calls: string; total: number }>`select query, calls::text, total_exec_time as total from pg_stat_statements order by total_exec_time desc limit 4`.execute(s.db);
           for (const x of q.rows) d.push(`\n   exec ${(x.total * 1000 / r.settlements).toFixed(1)} µs/settlement calls ${x.calls} ${x.query.slice(0, 50).replace(/\s+/g, ' ')}`);
         }
-        rows.push(r);
-        each({ ...r, stats: d.join(' ') });
+        const row = { ...r, variant, nodeUs, pgUs };
+        rows.push(row);
+        each({ ...row, stats: d.join(' ') });
       }
     }
     return rows;
@@ -447,12 +464,23 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
       const ms = Number(process.env.MICRO_HOT_MS ?? 3000);
       const cs = (process.env.MICRO_HOT_CONCURRENCIES ?? '64').split(',').map(Number);
       const postmasterPid = Number(readFileSync(join(dir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
-      const rows = await benchHot(pg.url, dir, { rounds, ms, concurrencies: cs, postmasterPid }, (x) => {
+      // MICRO_ALTER='<sql>' with MICRO_REVERT='<sql>': an A/B run of a schema change (rounds alternate).
+      const alter = process.env.MICRO_ALTER ?? '';
+      const revert = process.env.MICRO_REVERT ?? '';
+      if (alter) console.log(`A/B, altered by: ${alter}`);
+      const rows = await benchHot(pg.url, dir, { rounds, ms, concurrencies: cs, postmasterPid, alter, revert }, (x) => {
         const v = x.verified ? `verified ${x.entries}` : `BROKEN at ${x.firstBroken}`;
-        console.log(`hot c=${x.concurrency} ${x.perSecond.toFixed(0)}/s p50 ${x.p50Ms.toFixed(2)} ms p99 ${x.p99Ms.toFixed(2)} ms ${x.stats} ${v}`);
+        console.log(`hot ${alter ? `${x.variant} ` : ''}c=${x.concurrency} ${x.perSecond.toFixed(0)}/s p50 ${x.p50Ms.toFixed(2)} ms p99 ${x.p99Ms.toFixed(2)} ms ${x.stats} ${v}`);
       });
-      const sorted = rows.map((r) => r.perSecond).sort((a, b) => a - b);
-      console.log(`hot median ${sorted[sorted.length >> 1].toFixed(0)}/s over ${rows.length} rounds (min ${sorted[0].toFixed(0)}, max ${sorted[sorted.length - 1].toFixed(0)})`);
+      const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+      for (const variant of [...new Set(rows.map((r) => r.variant))]) {
+        const vs = rows.filter((r) => r.variant === variant);
+        const per = vs.map((r) => r.perSecond).sort((a, b) => a - b);
+        console.log(
+          `hot ${variant} median ${med(per).toFixed(0)}/s over ${vs.length} rounds (min ${per[0].toFixed(0)}, max ${per[per.length - 1].toFixed(0)}); ` +
+            `CPU per settlement, medians: node ${med(vs.map((r) => r.nodeUs)).toFixed(0)} µs, PostgreSQL ${med(vs.map((r) => r.pgUs)).toFixed(0)} µs`,
+        );
+      }
     } else {
       const r = await runMicro(pg.url, dir, (l) => console.error(l));
       console.log(microMarkdown(r));

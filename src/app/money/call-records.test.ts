@@ -26,7 +26,7 @@ const s = () => srv.services;
 
 const rejectsWith = (code: string) => (e: unknown) => e instanceof AppError && e.code === code;
 
-describe('keys of the call rows (migration 011)', () => {
+describe('keys of the call rows (migrations 011, 030)', () => {
   const logRow = (tenantId: string, projectId: string, id = callId()) => sql`
     insert into call_logs (id, tenant_id, project_id, status, channel, task_family, model_class, provider_key, model_id, region, escalated, created_at)
     values (${id}, ${tenantId}, ${projectId}, 'failed', 'proxy:chat', 'chat', 'economy', 'openai', ${MODEL}, 'us', false, now())`;
@@ -36,17 +36,46 @@ describe('keys of the call rows (migration 011)', () => {
     await logRow(a.tenantId, a.projectId).execute(s().db);
     await assert.rejects(logRow(a.tenantId, b.projectId).execute(s().db), /call_logs_project_tenant_fkey/);
   });
-  test('a learning-outbox row needs its call log, and goes with it', async () => {
+  // Migration 030 dropped the keys call_logs.ledger_entry_id → ledger_entries and
+  // learning_outbox.call_id → call_logs: the settlement writes the three rows in one statement from
+  // one row of its input, so they name each other and commit together, on both paths.
+  test("a settlement's ledger entry, call log and learning row name each other, on the locking and the fast path", async () => {
     const t = await newTenant(s(), 'keys c');
-    const learn = (id: string) => sql`
-      insert into learning_outbox (call_id, tenant_id, project_id, model_id, request, input_tokens, output_tokens, latency_ms, created_at)
-      values (${id}, ${t.tenantId}, ${t.projectId}, ${MODEL}, '{}'::jsonb, 1, 1, 1, now())`;
-    await assert.rejects(learn(callId()).execute(s().db), /learning_outbox_call_id_fkey/);
-    const id = callId();
-    await logRow(t.tenantId, t.projectId, id).execute(s().db);
-    await learn(id).execute(s().db);
-    await s().db.deleteFrom('call_logs').where('id', '=', id).execute();
-    assert.equal((await s().db.selectFrom('learning_outbox').select('id').where('call_id', '=', id).execute()).length, 0);
+    await credit(s(), t.tenantId, 100_000n);
+    const before = { ...s().settler.stats };
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await reserve(s(), { tenantId: t.tenantId, projectId: t.projectId, callId: callId(), amountMicros: 1_000n });
+      await settleCall(s(), settlement(t, r));
+      ids.push(r.id);
+    }
+    assert.ok(s().settler.stats.locked > before.locked, 'the first settlement of a tenant takes the locking path');
+    assert.ok(s().settler.stats.fast > before.fast, 'the next ones take the fast path');
+    const rows = await sql<{ call: string; entry: string | null; logged_entry: string | null; learning: string | null; learning_rows: string }>`
+      select l.call_id as call, l.id as entry, c.ledger_entry_id as logged_entry, o.call_id as learning,
+             (select count(*) from learning_outbox x where x.call_id = l.call_id)::text as learning_rows
+        from ledger_entries l
+        left join call_logs c on c.id = l.call_id
+        left join learning_outbox o on o.call_id = l.call_id
+       where l.tenant_id = ${t.tenantId} and l.event_type = 'AI_USAGE'`.execute(s().db);
+    assert.deepEqual(rows.rows.map((r) => r.call).sort(), [...ids].sort());
+    for (const r of rows.rows) {
+      assert.equal(r.logged_entry, r.entry, 'the call log names its AI_USAGE entry');
+      assert.equal(r.learning, r.call, 'the learning row names its call log');
+      assert.equal(r.learning_rows, '1');
+    }
+  });
+
+  test('a settlement that fails writes none of the three rows', async () => {
+    const t = await newTenant(s(), 'keys d');
+    await credit(s(), t.tenantId, 10_000n);
+    const r = await reserve(s(), { tenantId: t.tenantId, projectId: t.projectId, callId: callId(), amountMicros: 1_000n });
+    await assert.rejects(settleCall(s(), settlement(t, r), { extra: async () => { throw new Error('refused'); } }), /refused/);
+    const n = await sql<{ le: string; cl: string; lo: string }>`
+      select (select count(*) from ledger_entries where call_id = ${r.id})::text as le,
+             (select count(*) from call_logs where id = ${r.id})::text as cl,
+             (select count(*) from learning_outbox where call_id = ${r.id})::text as lo`.execute(s().db);
+    assert.deepEqual(n.rows[0], { le: '0', cl: '0', lo: '0' });
   });
 });
 

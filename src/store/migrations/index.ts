@@ -27,6 +27,7 @@ import * as m025d from './025d-insights-hourly-attempts.ts';
 import * as m026 from './026-ledger-checkpoints.ts';
 import * as m020 from './020-advisory-imports.ts';
 import * as m028b from './028b-bridge-key-session.ts';
+import * as m030 from './030-settle-same-statement-keys.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '001-foundation': m001,
@@ -54,6 +55,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '026-ledger-checkpoints': m026,
   '020-advisory-imports': m020,
   '028b-bridge-key-session': m028b,
+  '030-settle-same-statement-keys': m030,
 };
 
 export async function migrate(db: Db): Promise<void> {
