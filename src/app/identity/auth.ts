@@ -208,6 +208,7 @@ export async function authenticate(s: Services, token: string): Promise<AuthCont
   // access tokens name the previous tenant and stop working (issue 22 item 6).
   if (row.tenant_id !== claims.tid) throw appError('invalid_token');
   if (await endIfIdle(s, s.db, row.id, claims.sub, row.tenant_id, row.last_seen_at)) {
+    await evictSessionKeys(s.db, s.keyCache, [row.id]);
     throw appError('session_revoked', 'Signed out after inactivity');
   }
   if (now.getTime() - row.last_seen_at.getTime() > TOUCH_EVERY_MS) {

@@ -140,9 +140,17 @@ export async function setMemberRole(tx: Executor, tenantId: string, userId: stri
   await tx.updateTable('memberships').set({ role }).where('tenant_id', '=', tenantId).where('user_id', '=', userId).execute();
 }
 
-/** Removes the membership and ends the member's sessions and tokens in this tenant, in this order. */
-export async function deleteMembership(tx: Executor, tenantId: string, userId: string): Promise<void> {
+/** Removes the membership and ends the member's sessions and tokens in this tenant, in this order; returns the ended sessions' ids. */
+export async function deleteMembership(tx: Executor, tenantId: string, userId: string): Promise<string[]> {
   await tx.deleteFrom('memberships').where('tenant_id', '=', tenantId).where('user_id', '=', userId).execute();
-  await tx.updateTable('sessions').set({ revoked_at: new Date(), revoke_reason: 'membership_removed' }).where('tenant_id', '=', tenantId).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+  const ended = await tx
+    .updateTable('sessions')
+    .set({ revoked_at: new Date(), revoke_reason: 'membership_removed' })
+    .where('tenant_id', '=', tenantId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .returning('id')
+    .execute();
   await tx.updateTable('personal_access_tokens').set({ revoked_at: new Date() }).where('tenant_id', '=', tenantId).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+  return ended.map((r) => r.id);
 }

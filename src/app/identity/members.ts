@@ -13,6 +13,7 @@ import { appError } from '../../core/errors.ts';
 import type { Role } from '../../core/identity.ts';
 import type { AuthContext } from './auth.ts';
 import { assertMayAssign } from './invites.ts';
+import { evictSessionKeys, type KeyCache } from './keys.ts';
 
 export interface MemberView {
   userId: string;
@@ -59,13 +60,15 @@ export async function changeRole(db: Db, ctx: AuthContext, userId: string, role:
   });
 }
 
-export async function removeMember(db: Db, ctx: AuthContext, userId: string): Promise<void> {
-  await db.transaction().execute(async (tx) => {
+export async function removeMember(db: Db, keyCache: KeyCache, ctx: AuthContext, userId: string): Promise<void> {
+  const ended = await db.transaction().execute(async (tx) => {
     const was = await lockAndRead(tx, ctx.tenantId, userId);
     const me = await callerRole(tx, ctx);
     assertMayAssign(me, was);
     if (was === 'owner' && (await otherOwners(tx, ctx.tenantId, userId)) === 0) throw appError('conflict', 'A tenant keeps at least one owner: make another member owner first');
     // Their sessions and tokens in this tenant end with the membership.
-    await repo.deleteMembership(tx, ctx.tenantId, userId);
+    return repo.deleteMembership(tx, ctx.tenantId, userId);
   });
+  // The trigger revoked those sessions' keys in the transaction; once it committed, every replica's cache drops them.
+  await evictSessionKeys(db, keyCache, ended);
 }

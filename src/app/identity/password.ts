@@ -15,6 +15,7 @@ import { linkHash, newLinkToken } from './links.ts';
 import { escapeHtml } from '../shared/index.ts';
 import { insertReset, spendOpenResets, takeReset } from './password.repo.ts';
 import { endUserSessions as endSessions } from './sessions.repo.ts';
+import { evictSessionKeys } from './keys.ts';
 import { emailOf, setPassword, setPasswordAfterReset, userNameByEmail } from './users.repo.ts';
 
 /** Starts the forgotten-password flow in the background and returns at once. */
@@ -44,13 +45,16 @@ export async function sendResetLink(s: Services, email: string, meta: RequestMet
 export async function resetPassword(s: Services, token: string, password: string, meta: RequestMeta): Promise<void> {
   const passwordHash = await hashPassword(password);
   const now = s.clock.now();
-  await s.db.transaction().execute(async (tx) => {
+  const ended = await s.db.transaction().execute(async (tx) => {
     const link = await takeReset(tx, linkHash(token), now);
     if (!link) throw appError('invalid_link', 'The reset link is invalid, expired or already used; ask for a new one at /forgot-password');
     await setPasswordAfterReset(tx, link.user_id, passwordHash, now);
-    const ended = await endSessions(tx, link.user_id, now, 'password_reset');
-    await audit(tx, s.secrets.ledger, { userId: link.user_id, tenantId: null, event: 'password_reset', at: now, detail: { sessionsEnded: ended }, ...meta });
+    const ids = await endSessions(tx, link.user_id, now, 'password_reset');
+    await audit(tx, s.secrets.ledger, { userId: link.user_id, tenantId: null, event: 'password_reset', at: now, detail: { sessionsEnded: ids.length }, ...meta });
+    return ids;
   });
+  // The ended sessions' keys were revoked by trigger in that transaction: out of every replica's cache now.
+  await evictSessionKeys(s.db, s.keyCache, ended);
 }
 
 export async function changePassword(
@@ -70,9 +74,11 @@ export async function changePassword(
   }
   const passwordHash = await hashPassword(input.newPassword);
   const now = s.clock.now();
-  await s.db.transaction().execute(async (tx) => {
+  const ended = await s.db.transaction().execute(async (tx) => {
     await setPassword(tx, who.userId, passwordHash, now);
-    const ended = await endSessions(tx, who.userId, now, 'password_changed', who.sessionId);
-    await audit(tx, s.secrets.ledger, { userId: who.userId, tenantId: who.tenantId, event: 'password_changed', at: now, detail: { sessionsEnded: ended }, ...meta });
+    const ids = await endSessions(tx, who.userId, now, 'password_changed', who.sessionId);
+    await audit(tx, s.secrets.ledger, { userId: who.userId, tenantId: who.tenantId, event: 'password_changed', at: now, detail: { sessionsEnded: ids.length }, ...meta });
+    return ids;
   });
+  await evictSessionKeys(s.db, s.keyCache, ended);
 }

@@ -79,12 +79,11 @@ export async function nameSession(db: Executor, id: string, name: string): Promi
   await sql`update sessions set name = ${name} where id = ${id}`.execute(db);
 }
 
-/** Revokes every open session of a user (but `keep`); returns how many ended. */
-export async function endUserSessions(tx: Executor, userId: string, now: Date, reason: string, keep?: string | null): Promise<number> {
+/** Revokes every open session of a user (but `keep`); returns the ids of those that ended (their keys leave the caches). */
+export async function endUserSessions(tx: Executor, userId: string, now: Date, reason: string, keep?: string | null): Promise<string[]> {
   let q = tx.updateTable('sessions').set({ revoked_at: now, revoke_reason: reason }).where('user_id', '=', userId).where('revoked_at', 'is', null);
   if (keep) q = q.where('id', '!=', keep);
-  const r = await q.executeTakeFirst();
-  return Number(r.numUpdatedRows);
+  return (await q.returning('id').execute()).map((r) => r.id);
 }
 
 /** Points an open session of the user at another tenant with a new refresh id; false when none. */

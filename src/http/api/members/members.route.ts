@@ -25,7 +25,7 @@ const route: RouteModule = (app, s) => {
     },
   );
   app.delete('/api/members/:id', { schema: { params: idParams, response: { 200: emptyData } }, onRequest: requireAuth(s, { role: 'admin' }) }, async (req) => {
-    await removeMember(s.db, authOf(req), req.params.id);
+    await removeMember(s.db, s.keyCache, authOf(req), req.params.id);
     return ok({});
   });
 };
