@@ -100,25 +100,83 @@ export const HEADS = namedStatement(
      from wallets where tenant_id = any($1::uuid[]) order by tenant_id for update`,
 );
 
+/** One settled call's values, as the settlement statement reads them (ROW_COLUMNS). */
+interface RowCtx {
+  p: Planned;
+  input: SettlementPlan;
+  v: ReturnType<typeof callLogValues>;
+}
+
+/** A JSON string value (RFC 8259) or null; bigints and numbers as their decimal text. */
+const j = (x: string | bigint | number | boolean | null | undefined): string =>
+  x === null || x === undefined ? 'null' : typeof x === 'string' ? JSON.stringify(x) : typeof x === 'bigint' ? `"${x}"` : String(x);
+
+/**
+ * The columns of a settled call's row in the settlement statement, in order: name, SQL type, and
+ * its JSON value. One list for both sides: rowsSql reads element i of each row's array as column i,
+ * rowParams writes element i from the same entry, so the two cannot drift apart.
+ */
+const ROW_COLUMNS: ReadonlyArray<readonly [name: string, type: string, value: (c: RowCtx) => string]> = [
+  ['entry_id', 'uuid', (c) => j(c.p.entryId)],
+  ['tenant_id', 'uuid', (c) => j(c.input.tenantId)],
+  ['project_id', 'uuid', (c) => j(c.input.projectId)],
+  ['seq', 'int8', (c) => j(c.p.seq)],
+  ['amount', 'int8', (c) => j(-c.p.debit)],
+  ['balance_after', 'int8', (c) => j(c.p.balanceAfter)],
+  ['model_id', 'text', (c) => j(c.p.item.model.id)],
+  ['provider_key', 'text', (c) => j(c.input.provider)],
+  ['benchmark_provider', 'text', (c) => j(c.input.benchmarkProvider)],
+  ['methodology', 'text', (c) => j(c.p.item.sv.methodologyVersion)],
+  ['actual', 'int8', (c) => j(c.p.item.cost)],
+  ['baseline', 'int8', (c) => j(c.p.item.sv.baselineCostMicros)],
+  ['pricing', 'text', (c) => j(c.p.item.sv.pricingVersion)],
+  ['call_id', 'uuid', (c) => j(c.input.callId)],
+  ['seal', 'text', (c) => j(c.p.sealHash)],
+  ['prev', 'text', (c) => j(c.p.prevHash)],
+  ['created_at', 'timestamptz', (c) => j(c.p.createdAt)],
+  ['key_id', 'uuid', (c) => j(c.input.keyId)],
+  ['parent_call_id', 'uuid', (c) => j(c.input.parentCallId)],
+  ['attempt', 'int2', (c) => j(c.v.attempt)],
+  ['escalated', 'bool', (c) => j(c.input.escalated ?? false)],
+  ['channel', 'text', (c) => j(c.input.channel)],
+  ['client_shape', 'text', (c) => j(c.input.clientShape)],
+  ['stream', 'bool', (c) => j(c.input.stream)],
+  ['conversation_id', 'text', (c) => j(c.input.conversationId)],
+  ['task_family', 'text', (c) => j(c.input.routing?.taskFamily)],
+  ['complexity', 'text', (c) => j(c.input.routing?.complexity)],
+  ['model_class', 'text', (c) => j(c.input.modelClass)],
+  ['table_version', 'text', (c) => j(c.input.routing?.tableVersion)],
+  ['features', 'jsonb', (c) => c.v.routingFeatures ?? 'null'],
+  ['rules', 'jsonb', (c) => c.v.routingRules],
+  ['region', 'text', (c) => j(c.input.region)],
+  ['uncollected', 'int8', (c) => j(c.p.item.cost - c.p.debit)],
+  ['input_tokens', 'int4', (c) => j(c.input.usage.inputTokens)],
+  ['output_tokens', 'int4', (c) => j(c.input.usage.outputTokens)],
+  ['cached_input_tokens', 'int4', (c) => j(c.input.usage.cachedInputTokens)],
+  ['latency_ms', 'int4', (c) => j(Math.round(c.input.latencyMs))],
+  ['excerpt', 'text', (c) => j(c.v.excerpt)],
+  ['request', 'jsonb', (c) => jsonWithBigints(c.input.request)],
+  ['response', 'jsonb', (c) => jsonWithBigints(c.input.response)],
+  ['qa', 'jsonb', (c) => (c.input.qa ? JSON.stringify(c.input.qa) : 'null')],
+];
+
+/** Column i of a row array: `->>` and a cast for values, `->` for documents (a JSON null is SQL NULL). */
+const rowColumnSql = ROW_COLUMNS.map(([name, type], i) => (type === 'jsonb' ? `nullif(r->${i}, 'null') as ${name}` : `(r->>${i})::${type} as ${name}`)).join(',\n            ');
+
 /**
  * The rows of a batch (ledger entries, call logs, learning outbox, monthly spend, events) as CTEs,
  * the call log and the ledger entry with the call's QA score when the settlement carries it (D5a),
  * numbered from parameter $base: see rowParams for the order. The settled calls come as one JSON
- * array of objects, one per call with its request and response documents inside, read by one
- * jsonb_to_recordset: one set-returning function instead of one unnest per column, and one
- * JSON.stringify in Node instead of an escaped array literal per column.
+ * array of arrays, one per call in ROW_COLUMNS' order with its request and response documents
+ * inside: one text built in Node instead of an escaped array literal per column, and
+ * positions instead of 41 keys per call, which PostgreSQL would parse, sort and look up for every
+ * row (docs/performance.md, session 9).
  */
 function rowsSql(base: number): string {
   const $ = (i: number) => `$${base + i}`;
   return `v as (
-     select * from jsonb_to_recordset(${$(0)}::jsonb)
-       as v(entry_id uuid, tenant_id uuid, project_id uuid, seq int8, amount int8, balance_after int8, model_id text,
-            provider_key text, benchmark_provider text, methodology text, actual int8, baseline int8, pricing text,
-            call_id uuid, seal text, prev text, created_at timestamptz, key_id uuid, parent_call_id uuid, attempt int2,
-            escalated bool, channel text, client_shape text, stream bool, conversation_id text, task_family text,
-            complexity text, model_class text, table_version text, features jsonb, rules jsonb, region text,
-            uncollected int8, input_tokens int4, output_tokens int4, cached_input_tokens int4, latency_ms int4,
-            excerpt text, request jsonb, response jsonb, qa jsonb)),
+     select ${rowColumnSql}
+       from jsonb_array_elements(${$(0)}::jsonb) as r),
    le as (
      insert into ledger_entries (id, tenant_id, project_id, seq, event_type, customer_label, amount_micros,
        balance_after_micros, model_id, provider_key, benchmark_provider, benchmark_methodology_version,
@@ -199,12 +257,8 @@ export const FAST = namedStatement(
           (select coalesce(array_agg(id), '{}') from l) as leases`,
 );
 
-/** A JSON string value (RFC 8259) or null; bigints and numbers as their decimal text. */
-const j = (x: string | bigint | number | boolean | null | undefined): string =>
-  x === null || x === undefined ? 'null' : typeof x === 'string' ? JSON.stringify(x) : typeof x === 'bigint' ? `"${x}"` : String(x);
-
 /**
- * The rows' parameters, in rowsSql's order: the settled calls (one JSON array of objects), the
+ * The rows' parameters, in rowsSql's order: the settled calls (one JSON array of arrays), the
  * monthly spend (4 arrays), the events (one JSON array of objects).
  */
 /** The fast path's one autocommit statement; `ok` false (nothing written) when a head moved. */
@@ -223,27 +277,11 @@ export function rowParams(planned: Planned[]): unknown[] {
   const events: string[] = [];
   for (const p of planned) {
     const input = p.item.input;
-    const v = callLogValues(input, p.item.at);
-    const r = input.routing;
-    calls.push(
-      // A prompt may hold what PostgreSQL cannot store (NUL, a lone surrogate): replaced, never a failed settlement.
-      jsonForPg(
-      `{"entry_id":${j(p.entryId)},"tenant_id":${j(input.tenantId)},"project_id":${j(input.projectId)},"seq":${j(p.seq)},` +
-        `"amount":${j(-p.debit)},"balance_after":${j(p.balanceAfter)},"model_id":${j(p.item.model.id)},"provider_key":${j(input.provider)},` +
-        `"benchmark_provider":${j(input.benchmarkProvider)},"methodology":${j(p.item.sv.methodologyVersion)},"actual":${j(p.item.cost)},` +
-        `"baseline":${j(p.item.sv.baselineCostMicros)},"pricing":${j(p.item.sv.pricingVersion)},"call_id":${j(input.callId)},` +
-        `"seal":${j(p.sealHash)},"prev":${j(p.prevHash)},"created_at":${j(p.createdAt)},"key_id":${j(input.keyId)},` +
-        `"parent_call_id":${j(input.parentCallId)},"attempt":${j(v.attempt)},"escalated":${j(input.escalated ?? false)},` +
-        `"channel":${j(input.channel)},"client_shape":${j(input.clientShape)},"stream":${j(input.stream)},` +
-        `"conversation_id":${j(input.conversationId)},"task_family":${j(r?.taskFamily)},"complexity":${j(r?.complexity)},` +
-        `"model_class":${j(input.modelClass)},"table_version":${j(r?.tableVersion)},"features":${v.routingFeatures ?? 'null'},` +
-        `"rules":${v.routingRules},"region":${j(input.region)},"uncollected":${j(p.item.cost - p.debit)},` +
-        `"input_tokens":${j(input.usage.inputTokens)},"output_tokens":${j(input.usage.outputTokens)},` +
-        `"cached_input_tokens":${j(input.usage.cachedInputTokens)},"latency_ms":${j(Math.round(input.latencyMs))},` +
-        `"excerpt":${j(v.excerpt)},"request":${jsonWithBigints(input.request)},"response":${jsonWithBigints(input.response)},` +
-        `"qa":${input.qa ? JSON.stringify(input.qa) : 'null'}}`,
-      ),
-    );
+    const c: RowCtx = { p, input, v: callLogValues(input, p.item.at) };
+    let row = '[';
+    for (let i = 0; i < ROW_COLUMNS.length; i++) row += (i === 0 ? '' : ',') + ROW_COLUMNS[i][2](c);
+    // A prompt may hold what PostgreSQL cannot store (NUL, a lone surrogate): replaced, never a failed settlement.
+    calls.push(jsonForPg(`${row}]`));
     const month = monthStartUtc(p.item.at);
     const k = `${input.projectId}:${month}`;
     const sp = spend.get(k);
