@@ -14,6 +14,7 @@ import { WIRES } from '../wire/index.ts';
 import { createResponsesWire } from '../wire/openai/responses/index.ts';
 import type { WireFormat } from '../wire/types.ts';
 import { answerEvents, foreignSignature, promptText, simulateAnswer, toResponse } from './answer.ts';
+import { addReasoningContent, deepseekThinks, withReasoningFrames, withVisibleThinking } from './deepseek.ts';
 import {
   createFaultController,
   readFaultRule,
@@ -279,10 +280,10 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
     const foreign = foreignSignature(creq);
     if (foreign) return sendJson(res, 400, w.renderError(400, 'invalid_request', foreign, 'messages'));
     const fault = faults.take({ provider: r.provider, wire, model: creq.model, stream: creq.stream, prompt: promptText(creq) });
-    await answer(res, w, creq, fault);
+    await answer(res, w, creq, fault, deepseekThinks(r.provider, creq));
   }
 
-  async function answer(res: ServerResponse, w: WireFormat, creq: CanonicalRequest, fault: ActiveFault | undefined): Promise<void> {
+  async function answer(res: ServerResponse, w: WireFormat, creq: CanonicalRequest, fault: ActiveFault | undefined, reasoningContent = false): Promise<void> {
     const alive = (): boolean => !res.destroyed && !res.writableEnded;
     res.on('close', () => {
       if (!res.writableFinished && !broken.has(res)) stats.abandon();
@@ -297,12 +298,14 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
       return sendJson(res, fault.status, w.renderError(fault.status, fault.errorCode ?? defaultErrorCode(fault.status), message), headers);
     }
     const id = nextId();
-    const ans = simulateAnswer(creq, id, fault?.answer);
+    const ans = simulateAnswer(reasoningContent ? withVisibleThinking(creq) : creq, id, fault?.answer);
+    const thought = reasoningContent ? ans.reasoning?.text : undefined;
     const requestId = `req_${id}`;
 
     if (!creq.stream) {
       const rendered = w.renderResponse(toResponse(ans, id, creq.model), creq);
       if ('system_fingerprint' in rendered) rendered.system_fingerprint = SIM_FINGERPRINT;
+      if (thought) addReasoningContent(rendered, thought);
       const text = JSON.stringify(rendered);
       const headers = baseHeaders({
         'content-type': 'application/json',
@@ -339,11 +342,12 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
       }),
     );
     const enc = w.createStreamEncoder(creq);
-    const frames: string[] = [];
+    let frames: string[] = [];
     for (const ev of answerEvents(ans, id, creq.model)) {
       const f = enc.encode(ev);
       if (f !== '') frames.push(f);
     }
+    if (thought) frames = withReasoningFrames(frames, thought, id, creq.model);
     const paced = fault?.firstByteDelayMs || fault?.chunkDelayMs || fault?.breakStreamAfter !== undefined;
     if (!paced) {
       res.end(frames.join(''));

@@ -23,8 +23,11 @@ export type ToolResultPart = {
  * blocks, Responses `reasoning` items, Gemini `thought` parts). `signature` is the vendor's opaque
  * proof (Anthropic signature, Responses encrypted_content, Gemini thoughtSignature); `origin` is the
  * wire that made it, so it only goes back to a provider of that wire (see wire/reasoning.ts).
+ *
+ * `redacted`: Anthropic's `redacted_thinking` block, thinking the vendor encrypted (no text, the
+ * `data` is the signature): it goes back only to an Anthropic provider, as the block it came as.
  */
-export type ReasoningPart = { type: 'reasoning'; text: string; signature?: string; origin?: ReasoningOrigin };
+export type ReasoningPart = { type: 'reasoning'; text: string; signature?: string; origin?: ReasoningOrigin; redacted?: true };
 export type ContentPart = TextPart | ImagePart | ToolCallPart | ToolResultPart | ReasoningPart;
 
 /** The wire whose model produced a reasoning signature: Anthropic, Gemini, or the Responses API. */

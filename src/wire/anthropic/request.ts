@@ -224,8 +224,13 @@ function assistantBlock(blk: Obj, at: string): ContentPart[] {
     ];
   }
   if (type === 'thinking') return [reasoningPart(str(blk.thinking, `${at}.thinking`), optStr(blk.signature, `${at}.signature`), 'anthropic')];
-  // Redacted thinking (encrypted, no text), server-tool calls and their results: no canonical
-  // equivalent, dropped when translating (D19).
+  if (type === 'redacted_thinking') {
+    // Encrypted thinking (Claude Code sends it back in tool loops): a reasoning part with no text
+    // whose signature is the block's data, so only an Anthropic provider ever gets it (as it came).
+    const data = str(blk.data, `${at}.data`);
+    return data === '' ? [] : [{ ...reasoningPart('', data, 'anthropic'), redacted: true }];
+  }
+  // Server-tool calls and their results: no canonical equivalent, dropped when translating (D19).
   return [];
 }
 
@@ -330,7 +335,8 @@ function renderPart(p: ContentPart): Obj[] {
     case 'reasoning': {
       const signature = signatureFor(p, 'anthropic');
       // Thinking goes back only with this vendor's own signature; other thinking is dropped.
-      return signature === undefined ? [] : [{ type: 'thinking', thinking: p.text, signature }];
+      if (signature === undefined) return [];
+      return p.redacted ? [{ type: 'redacted_thinking', data: signature }] : [{ type: 'thinking', thinking: p.text, signature }];
     }
     case 'text':
       return p.text === '' ? [] : [{ type: 'text', text: p.text }];

@@ -68,6 +68,8 @@ export function usageFromWire(v: unknown): Usage | undefined {
   const u: Usage = { inputTokens: count(v.prompt_tokens), outputTokens: count(v.completion_tokens) };
   const details = v.prompt_tokens_details;
   if (isObj(details) && count(details.cached_tokens) > 0) u.cachedInputTokens = count(details.cached_tokens);
+  const out = v.completion_tokens_details;
+  if (isObj(out) && count(out.reasoning_tokens) > 0) u.reasoningTokens = count(out.reasoning_tokens);
   return u;
 }
 
@@ -129,11 +131,15 @@ export function parseUpstreamResponse(body: unknown): Result<CanonicalResponse> 
   }
   let finishReason = finishFromWire(choice.finish_reason);
   if (typeof msg.refusal === 'string' && msg.refusal !== '' && finishReason === 'stop') finishReason = 'content_filter';
-  return ok({
+  const res: CanonicalResponse = {
     id: typeof body.id === 'string' ? body.id : randomId(),
     model: typeof body.model === 'string' ? body.model : '',
     content,
     finishReason,
     usage: usageFromWire(body.usage) ?? { inputTokens: 0, outputTokens: 0 },
-  });
+  };
+  // DeepSeek's reasoning models put their thinking in `message.reasoning_content` (not an OpenAI
+  // field): it is the answer's reasoning, unsigned, shown to clients of the wires that have one.
+  if (typeof msg.reasoning_content === 'string' && msg.reasoning_content !== '') res.reasoning = { text: msg.reasoning_content };
+  return ok(res);
 }

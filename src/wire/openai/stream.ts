@@ -114,6 +114,7 @@ export function createStreamDecoder(): StreamDecoder {
   let nextIndex = 0;
   let open: number | undefined;
   let textIndex: number | undefined;
+  let reasoningIndex: number | undefined;
   /** The wire's tool_calls[].index → canonical block index. */
   const toolBlocks = new Map<number, number>();
   let finishReason: FinishReason | undefined;
@@ -123,6 +124,7 @@ export function createStreamDecoder(): StreamDecoder {
     if (open !== undefined) out.push({ type: 'block_end', index: open });
     open = undefined;
     textIndex = undefined;
+    reasoningIndex = undefined;
   };
   const finish = (out: StreamEvent[]): void => {
     close(out);
@@ -137,6 +139,14 @@ export function createStreamDecoder(): StreamDecoder {
       textIndex = open = nextIndex++;
     }
     out.push({ type: 'text_delta', index: textIndex, text: t });
+  };
+  /** DeepSeek's `delta.reasoning_content`: the thinking, streamed before the answer (its own block). */
+  const thought = (t: string, out: StreamEvent[]): void => {
+    if (reasoningIndex === undefined) {
+      close(out);
+      reasoningIndex = open = nextIndex++;
+    }
+    out.push({ type: 'reasoning_delta', index: reasoningIndex, text: t });
   };
 
   return {
@@ -173,6 +183,7 @@ export function createStreamDecoder(): StreamDecoder {
       for (const choice of choices) {
         if (!isObj(choice) || (choice.index !== undefined && choice.index !== 0)) continue;
         const delta = isObj(choice.delta) ? choice.delta : {};
+        if (typeof delta.reasoning_content === 'string' && delta.reasoning_content !== '') thought(delta.reasoning_content, out);
         if (typeof delta.content === 'string' && delta.content !== '') text(delta.content, out);
         if (typeof delta.refusal === 'string' && delta.refusal !== '') text(delta.refusal, out);
         if (Array.isArray(delta.tool_calls)) {
