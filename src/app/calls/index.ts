@@ -8,5 +8,5 @@ export { writeFollowUps } from './follow-ups.ts';
 export { runCall } from './pipeline.ts';
 export { RulesCache, deriveAndStore } from './quality/rules.ts';
 export { scorePending } from './quality/scoring.ts';
-export { deleteExpiredResponses, deleteStoredResponse, findStoredResponse, storeResponse } from './stored-responses.repo.ts';
+export { deleteExpiredResponses, deleteStoredResponse, findStoredItems, findStoredResponse, storeResponse } from './stored-responses.repo.ts';
 export type { StreamSink } from './stream.ts';

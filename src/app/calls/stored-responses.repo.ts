@@ -48,6 +48,22 @@ export async function deleteStoredResponse(s: Services, tenantId: string, id: st
   return r.numDeletedRows > 0n;
 }
 
+/**
+ * Output items of this tenant's live stored responses, by item id (Responses `item_reference`).
+ * One containment probe per id, each served by the GIN index on the output items (migration 031r).
+ */
+export async function findStoredItems(s: Services, tenantId: string, ids: readonly string[]): Promise<Map<string, Record<string, unknown>>> {
+  const found = new Map<string, Record<string, unknown>>();
+  if (ids.length === 0) return found;
+  const probes = ids.map((id) => sql`response -> 'output' @> ${JSON.stringify([{ id }])}::jsonb`);
+  const rows = await sql<{ item: Record<string, unknown> }>`
+    select item from stored_responses, jsonb_array_elements(response -> 'output') as item
+    where tenant_id = ${tenantId} and expires_at > ${s.clock.now()} and (${sql.join(probes, sql` or `)})
+      and item ->> 'id' in (${sql.join(ids)})`.execute(s.db);
+  for (const r of rows.rows) found.set(r.item.id as string, r.item);
+  return found;
+}
+
 /** Drop what expired (run by the sweeper). */
 export async function deleteExpiredResponses(s: Services): Promise<number> {
   const r = await sql`delete from stored_responses where expires_at <= ${s.clock.now()}`.execute(s.db);

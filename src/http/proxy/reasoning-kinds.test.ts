@@ -98,7 +98,12 @@ describe('DeepSeek reasoning_content reaches the other shapes as thinking', { ti
     const s = servers.deepseek;
     assert.equal((await s.srv.api('PATCH', `/api/projects/${s.projectId}`, { token: s.token, body: { qualityFloor: 0.95 } })).status, 200);
   });
-  const asked = { model: 'claude-sonnet-4-5', max_tokens: 4096, thinking: { type: 'enabled', budget_tokens: 1024 }, messages: [{ role: 'user', content: 'Prove that the square root of 2 is irrational.' }] } as const;
+  const asked: Anthropic.MessageCreateParamsNonStreaming = {
+    model: 'claude-sonnet-4-5',
+    max_tokens: 4096,
+    thinking: { type: 'enabled', budget_tokens: 1024 },
+    messages: [{ role: 'user', content: 'Prove that the square root of 2 is irrational.' }],
+  };
 
   test('plain: an Anthropic client gets a thinking block with DeepSeek’s reasoning', async () => {
     sim.stats.reset();

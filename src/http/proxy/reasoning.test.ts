@@ -182,7 +182,7 @@ describe('Responses API → OpenAI in the Responses API: reasoning items end to 
   test('an input of only items nothing here keeps answers 400 naming input and the way through; reasoning plus a user turn is served', async () => {
     const c = openai('openai');
     await assert.rejects(
-      c.responses.create({ model: 'gpt-5.1', input: [{ type: 'item_reference', id: 'msg_abc' }] }),
+      c.responses.create({ model: 'gpt-5.1', input: [{ type: 'compaction', encrypted_content: 'gAAAA-opaque' }] }),
       (e: unknown) => e instanceof OpenAI.BadRequestError && /input/.test(e.message) && /previous_response_id/.test(e.message),
     );
     await assert.rejects(
@@ -198,7 +198,7 @@ describe('Responses API → OpenAI in the Responses API: reasoning items end to 
       model: 'gpt-5.1',
       input: [
         { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Earlier thought.' }] },
-        { type: 'item_reference', id: 'msg_abc' },
+        { type: 'compaction', encrypted_content: 'gAAAA-opaque' },
         { role: 'user', content: 'Say hello.' },
       ],
     });

@@ -3,10 +3,11 @@
 // plain and streamed, through the same pipeline as chat completions (routed, reserved, settled,
 // ledgered, evented). With `store` (the API's default) the answer is kept 30 days before its last
 // bytes leave, so `previous_response_id` can continue it at once; GET/DELETE /v1/responses/:id
-// read and remove it. `store: false` keeps nothing.
+// read and remove it. `store: false` keeps nothing. An `item_reference` input item names an output
+// item of one of the tenant's stored responses and is replaced by that item before the call is read.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../app/shared/index.ts';
-import { deleteStoredResponse, findStoredResponse, storeResponse } from '../../app/calls/index.ts';
+import { deleteStoredResponse, findStoredItems, findStoredResponse, storeResponse } from '../../app/calls/index.ts';
 import { appError } from '../../core/errors.ts';
 import type { Message } from '../../core/canonical/types.ts';
 import { createResponsesWire, outputToMessages } from '../../wire/openai/responses/index.ts';
@@ -21,6 +22,31 @@ function notFound(id: string) {
   return appError('not_found', `No response with id '${id}' was found (stored responses are kept 30 days; 'store: false' keeps none).`, {
     field: 'previous_response_id',
   });
+}
+
+/** `{type:'item_reference', id}`, or the same without `type` (the SDK's `ItemReference`: a bare `{id}`). */
+const isReference = (it: unknown): it is Record<string, unknown> =>
+  isObj(it) && (it.type === 'item_reference' || ((it.type === undefined || it.type === null) && it.role === undefined && 'id' in it));
+
+/**
+ * The body with each `item_reference` replaced by the item it names, from this tenant's live stored
+ * responses; a reference to no such item is OpenAI's own 404 (`Item with id '…' not found.`).
+ */
+async function resolveReferences(s: Services, tenantId: string, body: Body): Promise<Body> {
+  const input = body?.input;
+  if (!Array.isArray(input) || !input.some(isReference)) return body;
+  const ids: string[] = [];
+  input.forEach((it, i) => {
+    if (!isReference(it)) return;
+    if (typeof it.id !== 'string' || it.id === '') throw appError('validation', `input[${i}].id: must be the id of an item (a non-empty string)`, { field: `input[${i}].id` });
+    ids.push(it.id);
+  });
+  const items = await findStoredItems(s, tenantId, [...new Set(ids)]);
+  const missing = ids.find((id) => !items.has(id));
+  if (missing !== undefined) {
+    throw appError('not_found', `Item with id '${missing}' not found. Items are kept with their stored response for 30 days; 'store: false' keeps none.`, { field: 'input' });
+  }
+  return { ...body, input: input.map((it) => (isReference(it) ? items.get(it.id as string) : it)) };
 }
 
 function create(s: Services, vendorLocked: boolean) {
@@ -45,6 +71,7 @@ function create(s: Services, vendorLocked: boolean) {
       vendorLocked,
       wire,
       async prepare(principal, call) {
+        call.body = await resolveReferences(s, principal.tenantId, call.body as Body);
         let history: Message[] | undefined;
         if (previous) {
           const prior = await findStoredResponse(s, principal.tenantId, previous);

@@ -28,6 +28,7 @@ import * as m026 from './026-ledger-checkpoints.ts';
 import * as m020 from './020-advisory-imports.ts';
 import * as m028b from './028b-bridge-key-session.ts';
 import * as m030 from './030-settle-same-statement-keys.ts';
+import * as m031r from './031r-stored-response-items.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '001-foundation': m001,
@@ -56,6 +57,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '020-advisory-imports': m020,
   '028b-bridge-key-session': m028b,
   '030-settle-same-statement-keys': m030,
+  '031r-stored-response-items': m031r,
 };
 
 export async function migrate(db: Db): Promise<void> {

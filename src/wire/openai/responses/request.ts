@@ -117,8 +117,9 @@ function parse(b: Obj, ctx?: ParseContext): CanonicalRequest {
           push({ role: 'tool', content: [{ type: 'tool_result', toolCallId: str(it.call_id, `${at}.call_id`), content: textOfParts(it.output, `${at}.output`) }] });
           return;
         default:
-          // `compaction` (a vendor's encrypted summary of earlier turns), `item_reference`,
-          // hosted-tool calls and their outputs: nothing here runs or stores them, dropped (D19).
+          // `compaction` (a vendor's encrypted summary of earlier turns), hosted-tool calls and
+          // their outputs: nothing here runs or stores them, dropped (D19). (`item_reference` is
+          // resolved from the stored responses before the request is read: the route's job.)
           return;
       }
     });
@@ -128,7 +129,7 @@ function parse(b: Obj, ctx?: ParseContext): CanonicalRequest {
   if (!messages.some((m) => (m.role === 'user' && m.content.length > 0) || m.role === 'tool')) {
     bad(
       'input',
-      'at least one user message or function call output (item_reference, compaction and hosted-tool items are not kept here, and reasoning or assistant items alone leave the model nothing to answer; send the items themselves, or continue a stored response with previous_response_id)',
+      'at least one user message or function call output (compaction and hosted-tool items are not kept here, and reasoning, assistant or referenced output items alone leave the model nothing to answer; send the items themselves, or continue a stored response with previous_response_id)',
     );
   }
 
