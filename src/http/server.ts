@@ -206,9 +206,13 @@ export async function buildServer(s: Services, scopes: Scope[] = []): Promise<Ap
   const web = await registerWebApp(app);
   app.setNotFoundHandler((req, reply) => {
     if (web.notFound(req, reply)) return reply;
-    const e = appError('not_found', `No route ${req.method} ${req.url.split('?')[0]}`);
-    // Under /v1 even a wrong path answers in a vendor's shape, so SDKs raise their NotFound error.
     const path = req.url.split('?')[0];
+    // `/api` itself is no resource: its 404 says where the reference is, not just "no route".
+    const e =
+      path === '/api' || path === '/api/'
+        ? appError('not_found', `No route ${req.method} ${path}: the API's resources are under /api/ (e.g. GET /api/projects); the API reference is at /docs (OpenAPI document: /openapi.json)`)
+        : appError('not_found', `No route ${req.method} ${path}`);
+    // Under /v1 even a wrong path answers in a vendor's shape, so SDKs raise their NotFound error.
     return path === '/v1' || path.startsWith('/v1/') ? renderProxyError(reply, shapeForUrl(req.url), e) : sendApiError(reply, e);
   });
   app.setErrorHandler(apiErrorHandler(s.log));

@@ -46,7 +46,12 @@ test('every screen and / answer the app with a strict CSP; unknown paths answer 
     const body = await r.json();
     assert.equal(body.success, false, `${method} ${path}`);
     assert.equal(body.code, 'not_found', `${method} ${path}`);
+    // `/api` itself points to the API reference; a wrong path under it just says there is no route.
+    if (['/api', '/api?x=1', '/api/'].includes(path)) assert.match(body.error, /API reference is at \/docs/, `${method} ${path}`);
+    else assert.equal(body.error, `No route ${method} ${path.split('?')[0]}`, `${method} ${path}`);
   }
+  // The reference it points to is there.
+  assert.equal((await fetch(`${srv.url}/docs/`)).status, 200);
   // `/v1` itself answers a vendor-shaped error, as every wrong path under it does.
   const v1 = await fetch(`${srv.url}/v1`);
   assert.equal(v1.status, 404);
