@@ -46,6 +46,13 @@ const WARMUP_MS = num('BENCH_PLANE_WARMUP_MS', 500);
 const INTERVAL_S = num('BENCH_PLANE_INTERVAL_S', 2);
 const BACKLOG_CAP = process.env.BENCH_PLANE_BACKLOG_CAP ? num('BENCH_PLANE_BACKLOG_CAP', 100_000) : null;
 const CONNECTIONS = (process.env.BENCH_PLANE_CONNECTIONS ?? '1,10').split(',').map(Number).filter((n) => n > 0);
+/**
+ * BENCH_PLANE_STATEMENTS=1: PostgreSQL loads pg_stat_statements, and the report adds, per database,
+ * the statements that took the most execution time during the rounds: what the plane sends, and
+ * whether the proxy's own statements cost more beside it. A diagnostic (the extension's bookkeeping
+ * costs both targets alike), off by default.
+ */
+const STATEMENTS = process.env.BENCH_PLANE_STATEMENTS === '1';
 const log = (l: string) => process.stderr.write(`bench:plane: ${l}\n`);
 
 type Plane = 'off' | 'on';
@@ -100,7 +107,12 @@ async function main(): Promise<void> {
   const cleanup: Array<() => Promise<unknown>> = [];
   try {
     log(`embedded PostgreSQL under ${dir}/pg`);
-    const db = await startEmbeddedPostgres({ dataDir: join(dir, 'pg'), persistent: false, database: 'switchboard' });
+    const db = await startEmbeddedPostgres({
+      dataDir: join(dir, 'pg'),
+      persistent: false,
+      database: 'switchboard',
+      settings: STATEMENTS ? { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' } : {},
+    });
     cleanup.push(() => db.stop());
     const postmasterPid = Number(readFileSync(join(dir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
     const urlOf = (name: string) => db.url.replace(/\/switchboard(\?|$)/, `/${name}$1`);
@@ -168,6 +180,24 @@ async function main(): Promise<void> {
     cleanup.push(() => onClient.end());
     const consumedRows = async () => Number((await onClient.query<{ n: string }>('select count(consumed_at)::text as n from learning_outbox')).rows[0]!.n);
 
+    // Execution time per statement text in each database, then the statements whose time differs
+    // most between the two (the plane's own statements, and any of the proxy's that cost more beside it).
+    const topStatements = async () => {
+      const r = await onClient.query<{ query: string; on_calls: string; on_ms: number; off_calls: string; off_ms: number }>(
+        `with s as (select d.datname as db, regexp_replace(s.query, '\\s+', ' ', 'g') as query, s.calls, s.total_exec_time
+                      from pg_stat_statements s join pg_database d on d.oid = s.dbid where d.datname in ('plane_on', 'plane_off'))
+         select query, coalesce(sum(calls) filter (where db = 'plane_on'), 0)::text as on_calls, coalesce(sum(total_exec_time) filter (where db = 'plane_on'), 0) as on_ms,
+                coalesce(sum(calls) filter (where db = 'plane_off'), 0)::text as off_calls, coalesce(sum(total_exec_time) filter (where db = 'plane_off'), 0) as off_ms
+           from s group by query
+          order by abs(coalesce(sum(total_exec_time) filter (where db = 'plane_on'), 0) - coalesce(sum(total_exec_time) filter (where db = 'plane_off'), 0)) desc
+          limit 16`,
+      );
+      const t = await onClient.query<{ db: string; ms: number }>(
+        `select d.datname as db, sum(s.total_exec_time) as ms from pg_stat_statements s join pg_database d on d.oid = s.dbid
+          where d.datname in ('plane_on', 'plane_off') group by d.datname`,
+      );
+      return { rows: r.rows, total: Object.fromEntries(t.rows.map((x) => [x.db, x.ms])) as Record<string, number> };
+    };
     const cells: Array<{ mode: Mode; connections: number }> = [];
     for (const mode of ['json', 'stream'] as Mode[]) for (const c of CONNECTIONS) cells.push({ mode, connections: c });
     const results = new Map<string, Record<Plane, Round[]>>(cells.map((c) => [`${c.mode}/${c.connections}`, { off: [], on: [] }]));
@@ -178,6 +208,10 @@ async function main(): Promise<void> {
       }
     }
     log('warmed up');
+    if (STATEMENTS) {
+      await onClient.query('create extension if not exists pg_stat_statements');
+      await onClient.query('select pg_stat_statements_reset()');
+    }
     pause('on');
     let running: Plane = 'off';
     const startedAt = Date.now();
@@ -236,6 +270,7 @@ async function main(): Promise<void> {
     // Give the plane one more run, then read what it did.
     await new Promise((res) => setTimeout(res, INTERVAL_S * 1000 + 1000));
     const ob = { on: await outbox('on'), off: await outbox('off') };
+    const statements = STATEMENTS ? await topStatements() : { rows: [], total: {} as Record<string, number> };
 
     const L: string[] = [];
     const stamp = new Date().toISOString();
@@ -288,6 +323,15 @@ async function main(): Promise<void> {
       L.push(`- ${c.mode} ×${c.connections} p50: off ${x.off.map((r) => f(r.p50)).join(', ')} | on ${x.on.map((r) => f(r.p50)).join(', ')}`);
       L.push(`- ${c.mode} ×${c.connections} p99: off ${x.off.map((r) => f(r.p99)).join(', ')} | on ${x.on.map((r) => f(r.p99)).join(', ')}`);
       L.push(`- ${c.mode} ×${c.connections} CPU: off ${x.off.map((r) => f(r.cpu, 0)).join(', ')} | on ${x.on.map((r) => f(r.cpu, 0)).join(', ')}`);
+    }
+    if (STATEMENTS) {
+      L.push(
+        '',
+        `PostgreSQL execution time during the rounds and the quiet after them (pg_stat_statements; planning not included): plane on ${f(statements.total.plane_on ?? 0, 0)} ms, plane off ${f(statements.total.plane_off ?? 0, 0)} ms. The statements whose time differs most between the two databases:`,
+        '',
+      );
+      L.push('| statement | calls on | ms on | calls off | ms off |', '| --- | ---: | ---: | ---: | ---: |');
+      for (const r of statements.rows) L.push(`| ${r.query.replace(/\|/g, '\\|').slice(0, 120)} | ${r.on_calls} | ${f(r.on_ms, 0)} | ${r.off_calls} | ${f(r.off_ms, 0)} |`);
     }
     L.push(
       '',

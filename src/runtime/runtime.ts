@@ -27,7 +27,7 @@ import { KeyCache } from '../app/identity/index.ts';
 import { evictCallContexts } from '../app/money/index.ts';
 import { LocalInvalidation, RedisInvalidation, type Invalidation } from '../infra/invalidation.ts';
 import { createLogger } from '../infra/logger.ts';
-import { loadSecrets } from '../app/shared/index.ts';
+import { loadSecrets, markServing } from '../app/shared/index.ts';
 import type { Services } from '../app/shared/index.ts';
 import PgBoss from 'pg-boss';
 import { buildServer } from '../http/server.ts';
@@ -185,6 +185,9 @@ export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Prom
       services.outbox.start();
       closers.push(() => services.outbox.close());
     }
+    // Background work yields to the calls this process serves; a worker that serves none reads the
+    // replicas' traffic from the database instead (app/shared/traffic.ts).
+    if (opts.http !== false) markServing(services);
     if (opts.worker) {
       const stopWorker = await startWorker(boss, services);
       closers.push(async () => stopWorker());

@@ -264,10 +264,12 @@ export interface LearningOutboxTable {
   latency_ms: number | null;
   created_at: Timestamp;
   consumed_at: NullableTimestamp;
+  /** Written by the settlement: true when it did not carry the call's QA score (the plane waits for it; migration 029). */
+  qa_wait: Generated<boolean>;
 }
 
 /** The view of migration 008: an outbox row with its call's QA score (spec §4 LearningOutboxEvent). */
-export interface LearningOutboxEventsView extends Omit<LearningOutboxTable, 'id'> {
+export interface LearningOutboxEventsView extends Omit<LearningOutboxTable, 'id' | 'qa_wait'> {
   id: bigint;
   quality_score: Json<Record<string, unknown> | null>;
 }

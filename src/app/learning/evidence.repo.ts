@@ -59,16 +59,31 @@ export async function tryStageLock(tx: Tx, name: string): Promise<boolean> {
 export async function consumeOutbox(tx: Tx, now: Date, batch = EVIDENCE_BATCH): Promise<EvidenceRun> {
   if (!(await tryStageLock(tx, 'evidence'))) return { consumed: 0, evidence: 0, busy: true };
   const qaCutoff = new Date(now.getTime() - QA_WAIT_MS);
+  // Only rows that are ready (migration 029): the first of the rows whose settlement carried their
+  // QA score, and, of the rows waiting for theirs, those among the oldest `batch` whose score is in
+  // or whose wait is over. Each batch reads at most 2 × batch index entries and `batch` call logs,
+  // however many rows are waiting; a waiting row further back is reached once the ones before it are
+  // ready (the scorer works oldest first, and age makes every row ready in the end).
   const { rows } = await sql<OutboxRow>`
+    with ready as (
+      select id from learning_outbox where consumed_at is null and not qa_wait order by id limit ${batch}
+    ), oldest_waiting as (
+      select id, call_id, created_at from learning_outbox where consumed_at is null and qa_wait order by id limit ${batch}
+    ), pick as (
+      select id from ready
+      union all
+      select w.id from oldest_waiting w join call_logs c on c.id = w.call_id
+       where c.qa_scored_at is not null or w.created_at < ${qaCutoff}
+    )
     select o.id, o.call_id, o.tenant_id, o.project_id, o.model_class, o.provider_key, o.model_id, o.request, o.response,
            o.input_tokens, o.output_tokens, o.latency_ms, o.created_at,
            c.task_family, c.complexity, c.escalated, c.channel, c.region, c.qa, p.quality_floor::text as quality_floor
-      from learning_outbox o
+      from (select id from pick order by id limit ${batch}) k
+      join learning_outbox o on o.id = k.id
       join call_logs c on c.id = o.call_id
       join projects p on p.id = o.project_id
-     where o.consumed_at is null and (c.qa_scored_at is not null or o.created_at < ${qaCutoff})
+     where o.consumed_at is null
      order by o.id
-     limit ${batch}
        for update of o`.execute(tx);
   if (rows.length === 0) return { consumed: 0, evidence: 0, busy: false };
 
@@ -212,15 +227,20 @@ export async function dropExpiredBodies(tx: Tx, now: Date, retentionDays: number
  * The unconsumed outbox rows, for the pacer's "at the cap or not": an upper bound when it is under
  * `exactFrom`, else the exact count up to `limit`. Cheap in the usual case: every unconsumed row
  * lies between the oldest unconsumed id and the newest id, so a span under `exactFrom` settles it
- * from two index probes; only a larger span is counted, at most `limit` entries of the pending index.
+ * from three index probes; only a larger span is counted, at most `limit` entries of each of the
+ * two indexes of unconsumed rows (ready, waiting for a QA score: migration 029).
  */
 export async function outboxBacklog(db: Db, exactFrom: number, limit: number): Promise<number> {
   const span = await sql<{ lo: string | null; hi: string | null }>`
-    select (select min(id) from learning_outbox where consumed_at is null)::text as lo, (select max(id) from learning_outbox)::text as hi`.execute(db);
+    select least((select min(id) from learning_outbox where consumed_at is null and not qa_wait),
+                 (select min(id) from learning_outbox where consumed_at is null and qa_wait))::text as lo,
+           (select max(id) from learning_outbox)::text as hi`.execute(db);
   const { lo, hi } = span.rows[0];
   if (lo === null || hi === null) return 0;
   const upper = Number(BigInt(hi) - BigInt(lo) + 1n);
   if (upper < exactFrom) return upper;
-  const r = await sql<{ n: number }>`select count(*)::int as n from (select 1 from learning_outbox where consumed_at is null limit ${limit}) x`.execute(db);
+  const r = await sql<{ n: number }>`
+    select least(${limit}, (select count(*) from (select 1 from learning_outbox where consumed_at is null and not qa_wait limit ${limit}) x)
+                         + (select count(*) from (select 1 from learning_outbox where consumed_at is null and qa_wait limit ${limit}) y))::int as n`.execute(db);
   return r.rows[0].n;
 }

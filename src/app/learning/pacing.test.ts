@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Pacer, type PacerClock } from './pacing.ts';
-import { LiveTraffic } from '../shared/index.ts';
+import { LiveTraffic, SharedTraffic, STATS_LAG_MS } from '../shared/index.ts';
 
 function sim() {
   let t = 0;
@@ -85,4 +85,29 @@ test('behind: no waiting, whatever the traffic and even with no busy share', asy
   assert.equal(r?.mode, 'behind');
   assert.equal(s.t, 100);
   assert.deepEqual(p.slices, { quiet: 0, busy: 0, behind: 1 });
+});
+
+test('the shared gauge (a worker serving no calls): idle once the counter has stood still past its lag; readings throttled', async () => {
+  let t = 0;
+  let counter = 100n;
+  const gauge = new SharedTraffic(async () => counter, () => t, 250);
+  const look = async () => (await gauge.refresh(), gauge.idleMs());
+  assert.equal(await look(), 0, 'the first reading counts as traffic');
+  t += STATS_LAG_MS + 400;
+  assert.equal(await look(), 400, 'standing still: idle counted from the first reading, less the lag');
+  counter += 3n; // calls settled on some replica
+  t += 100;
+  assert.equal(await look(), 500, 'read 100 ms after the last reading: not read again yet');
+  t += 200;
+  assert.equal(await look(), 0, 'read again: the counter moved');
+  assert.equal(gauge.reads, 3);
+  // Under traffic every reading sees it move: never quiet, so a pacer with no busy share never runs a slice.
+  const p = new Pacer(gauge, { quietMs: 500, busyShare: 0 }, { now: () => t, sleep: async (ms) => void ((t += ms), (counter += 1n)) });
+  const r = await p.slice(false, t + 5_000, async () => 'ran');
+  assert.equal(r, null, 'no turn while the counter keeps moving');
+  // Once the calls stop, the next slice gets its turn after the lag and the quiet time.
+  const stopped = t;
+  const quiet = await new Pacer(gauge, { quietMs: 500, busyShare: 0 }, { now: () => t, sleep: async (ms) => void (t += ms) }).slice(false, t + 10_000, async () => 'ran');
+  assert.equal(quiet?.mode, 'quiet');
+  assert.ok(t - stopped >= STATS_LAG_MS + 500 && t - stopped < STATS_LAG_MS + 800, `ran ${t - stopped} ms after the counter stopped`);
 });

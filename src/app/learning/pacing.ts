@@ -9,8 +9,11 @@
 //   behind  the outbox holds LEARNING_BACKLOG_CAP unconsumed rows or more: no waiting, so the
 //           backlog (whole requests and responses) cannot grow without bound. This is the one
 //           state in which the plane costs live traffic what its work costs.
-// One pacer per service container, so the trickle's spacing holds across runs.
-import { liveTraffic, type Services } from '../shared/index.ts';
+// One pacer per service container, so the trickle's spacing holds across runs. A process that
+// serves calls reads its own count of calls in flight; one that does not (`switchboard worker`)
+// reads the call-log rows every replica writes, through PostgreSQL's statistics (shared/traffic.ts).
+import { liveTraffic, servesCalls, SharedTraffic, type Services, type TrafficGauge } from '../shared/index.ts';
+import { callLogsWritten } from './traffic.repo.ts';
 
 export type SliceMode = 'quiet' | 'busy' | 'behind';
 
@@ -40,13 +43,14 @@ export class Pacer {
   private nextBusyAt = Number.NEGATIVE_INFINITY;
 
   constructor(
-    private readonly traffic: { idleMs(): number },
+    private readonly traffic: TrafficGauge,
     private readonly opts: PacingOptions,
     private readonly clock: PacerClock = realClock,
   ) {}
 
-  private mode(behind: boolean): SliceMode | null {
+  private async mode(behind: boolean): Promise<SliceMode | null> {
     if (behind) return 'behind';
+    await this.traffic.refresh?.();
     if (this.traffic.idleMs() >= this.opts.quietMs) return 'quiet';
     if (this.opts.busyShare > 0 && this.clock.now() >= this.nextBusyAt) return 'busy';
     return null;
@@ -57,12 +61,12 @@ export class Pacer {
    * `deadline` (a `now()` value). `fn` gets the mode, to size its work.
    */
   async slice<T>(behind: boolean, deadline: number, fn: (mode: SliceMode) => Promise<T>): Promise<{ mode: SliceMode; value: T } | null> {
-    let mode = this.mode(behind);
+    let mode = await this.mode(behind);
     while (!mode) {
       const t = this.clock.now();
       if (t >= deadline) return null;
       await this.clock.sleep(Math.max(1, Math.min(PACE_POLL_MS, deadline - t, this.nextBusyAt - t)));
-      mode = this.mode(behind);
+      mode = await this.mode(behind);
     }
     this.slices[mode] += 1;
     const start = this.clock.now();
@@ -78,11 +82,12 @@ export class Pacer {
 
 const pacers = new WeakMap<Services, Pacer>();
 
-/** The plane's pacer for this service container, reading its live traffic. */
+/** The plane's pacer for this service container, reading its live traffic (or, serving none, the replicas'). */
 export function planePacer(s: Services): Pacer {
   let p = pacers.get(s);
   if (!p) {
-    p = new Pacer(liveTraffic(s), { quietMs: s.config.LEARNING_QUIET_MS, busyShare: s.config.LEARNING_BUSY_SHARE });
+    const traffic = servesCalls(s) ? liveTraffic(s) : new SharedTraffic(() => callLogsWritten(s.db));
+    p = new Pacer(traffic, { quietMs: s.config.LEARNING_QUIET_MS, busyShare: s.config.LEARNING_BUSY_SHARE });
     pacers.set(s, p);
   }
   return p;

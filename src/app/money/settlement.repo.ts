@@ -197,9 +197,9 @@ function rowsSql(base: number): string {
        latency_ms, excerpt, entry_id, qa, case when qa is null then null else created_at end, created_at from v),
    lo as (
      insert into learning_outbox (call_id, tenant_id, project_id, provider_key, model_id, model_class, request, response,
-       input_tokens, output_tokens, latency_ms, created_at)
+       input_tokens, output_tokens, latency_ms, created_at, qa_wait)
      select call_id, tenant_id, project_id, provider_key, model_id, model_class, request, response,
-       input_tokens, output_tokens, latency_ms, created_at from v),
+       input_tokens, output_tokens, latency_ms, created_at, qa is null from v),
    ps as (
      insert into project_spend (project_id, month, tenant_id, spent_micros)
      select * from unnest(${$(1)}::uuid[], ${$(2)}::date[], ${$(3)}::uuid[], ${$(4)}::int8[])

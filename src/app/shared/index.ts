@@ -8,5 +8,6 @@ export { MAX_BIGINT, decodeCursor, encodeCursor, pageList, toPage } from './pagi
 export type { Page, PageQuery } from './pagination.ts';
 export { loadSecrets, webhookSecretKey } from './secrets.ts';
 export { mapPerServices } from './services.ts';
-export { LiveTraffic, liveTraffic } from './traffic.ts';
+export { LiveTraffic, SharedTraffic, liveTraffic, markServing, servesCalls, STATS_LAG_MS } from './traffic.ts';
+export type { TrafficGauge } from './traffic.ts';
 export type { Logger, Services } from './services.ts';

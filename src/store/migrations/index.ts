@@ -29,6 +29,7 @@ import * as m020 from './020-advisory-imports.ts';
 import * as m028b from './028b-bridge-key-session.ts';
 import * as m030 from './030-settle-same-statement-keys.ts';
 import * as m031r from './031r-stored-response-items.ts';
+import * as m029 from './029-outbox-ready.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '001-foundation': m001,
@@ -58,6 +59,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '028b-bridge-key-session': m028b,
   '030-settle-same-statement-keys': m030,
   '031r-stored-response-items': m031r,
+  '029-outbox-ready': m029,
 };
 
 export async function migrate(db: Db): Promise<void> {
