@@ -59,12 +59,16 @@ export async function defaultProjectRow(db: Executor, tenantId: string) {
     .executeTakeFirst();
 }
 
-/** One page of the tenant's live projects, oldest first, after the cursor's project (keyset on the stored timestamp). */
+/**
+ * One page of the tenant's live projects after the cursor's project: the default project first,
+ * then the others oldest first. Keyset on (not default, created_at, id), all three read back from
+ * the cursor row (the exact stored timestamp, microseconds), so pages stay exact and stable while
+ * projects come and go; `is_default` never changes after creation.
+ */
 export async function projectPage(db: Executor, tenantId: string, afterId: string | null, limit: number) {
   let q = db.selectFrom('projects').select(PROJECT_COLUMNS).where('tenant_id', '=', tenantId).where('deleted_at', 'is', null);
-  // Keyset on the exact stored timestamp (microseconds), read back from the cursor row.
-  if (afterId) q = q.where(sql<boolean>`(created_at, id) > (select created_at, id from projects where id = ${afterId}::uuid)`);
-  return q.orderBy('created_at', 'asc').orderBy('id', 'asc').limit(limit).execute();
+  if (afterId) q = q.where(sql<boolean>`(not is_default, created_at, id) > (select not is_default, created_at, id from projects where id = ${afterId}::uuid)`);
+  return q.orderBy(sql`not is_default`).orderBy('created_at', 'asc').orderBy('id', 'asc').limit(limit).execute();
 }
 
 /** Sets these columns on the tenant's live project and returns it (undefined when there is none). */

@@ -1,6 +1,6 @@
 // TanStack Query keys and hooks per resource. Keys are arrays under one root per resource, so a
 // write can invalidate exactly what it changed.
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQueries, useQuery } from '@tanstack/react-query';
 import { get, qs } from './client.ts';
 import type { Activity, Audit, Baseline, LedgerEntry, Overview, Page, Profile, Project, SavingsSeries, Summary, Tenant, Usage, Wallet } from './types.ts';
 
@@ -27,11 +27,47 @@ export const useTenant = () =>
 export const useProjects = () =>
   useQuery({ queryKey: keys.projects, queryFn: ({ signal }) => get<Page<Project>>('/api/projects?limit=200', signal), staleTime: 60_000 });
 /**
- * The projects where a screen lists them all (the /smartone switcher, the /developer-zone key form):
- * D9 pages of 200 with "Load more". Under `keys.projects`, so invalidating that refreshes it too.
- * Pickers elsewhere keep `useProjects` (the first 200).
+ * The projects where a screen lists them all (the /smartone switcher, the /developer-zone key form,
+ * the project pickers of /copy-paste, /integrations and /settings/ledger): D9 pages of 200 with
+ * "Load more", the default project first. Under `keys.projects`, so invalidating that refreshes it
+ * too. `useProjects` (the first 200) is left to /overview, which only follows their event streams.
  */
 export const useProjectPages = () => usePaged<Project>([...keys.projects, 'paged'], '/api/projects', { limit: '200' });
+
+/** One project read on its own (`GET /api/projects/:id`), for a choice not on the pages loaded. */
+const oneProject = (id: string | null | undefined) => ({
+  queryKey: [...keys.projects, 'one', id] as const,
+  queryFn: ({ signal }: { signal: AbortSignal }) => get<Project>(`/api/projects/${id}`, signal),
+  retry: false,
+  staleTime: 60_000,
+});
+
+/**
+ * A project picker's choices: the pages of `useProjectPages`, plus the chosen project when it is
+ * not on them (a link, or a reload after "Load more"), read on its own so the choice stays listed.
+ * `more`/`shown`/`paged` are the props of the `LoadMore` under the picker (shown once a team has
+ * more than one page).
+ */
+export function useProjectChoices(chosen: string | null | undefined) {
+  const pages = useProjectPages();
+  const missing = !!chosen && !pages.isLoading && !pages.error && !pages.items.some((p) => p.id === chosen);
+  const single = useQuery({ ...oneProject(chosen), enabled: missing });
+  const items = missing && single.data ? [...pages.items, single.data] : pages.items;
+  return { items, isLoading: pages.isLoading, error: pages.error, more: pages.more, shown: pages.items.length, paged: pages.hasMore || pages.pagesLoaded > 1 };
+}
+
+/**
+ * Names of projects by id, for rows that name a project (the ledger): those on the loaded pages, the
+ * others read one by one; an id the API no longer knows is a deleted project (null), one still
+ * being read is undefined.
+ */
+export function useProjectNames(loaded: readonly Project[], ids: readonly string[]): Map<string, string | null | undefined> {
+  const known = new Map<string, string | null | undefined>(loaded.map((p) => [p.id, p.name]));
+  const unknown = [...new Set(ids)].filter((id) => !known.has(id));
+  const read = useQueries({ queries: unknown.map((id) => oneProject(id)) });
+  unknown.forEach((id, i) => known.set(id, read[i].data ? read[i].data.name : read[i].isError ? null : undefined));
+  return known;
+}
 export const useWallet = () => useQuery({ queryKey: keys.wallet, queryFn: ({ signal }) => get<Wallet>('/api/tenant/wallet', signal) });
 export const useBaseline = () => useQuery({ queryKey: keys.baseline, queryFn: ({ signal }) => get<Baseline>('/api/tenant/baseline', signal) });
 export const useOverview = () => useQuery({ queryKey: keys.overview, queryFn: ({ signal }) => get<Overview>('/api/tenant/insights/overview', signal) });

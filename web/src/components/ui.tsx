@@ -113,4 +113,14 @@ export function LoadMore(p: { shown: number; what: string; hasMore: boolean; loa
 }
 
 /** Every chart's footer names the insights-engine version (D13). */
+/** What a project picker needs to page (`useProjectChoices` in api/queries.ts gives it). */
+export interface ProjectPages {
+  shown: number;
+  paged: boolean;
+  more: { hasMore: boolean; loading: boolean; onMore: () => void };
+}
+
+/** "Load more" under a project picker, only for a team with more than one page of projects (D9: 200 a page). */
+export const ProjectsMore = (p: ProjectPages) => (p.paged ? <LoadMore shown={p.shown} what="projects" {...p.more} /> : null);
+
 export const EngineFooter = ({ version }: { version: string }) => <span className="engine">Insights engine {version}</span>;

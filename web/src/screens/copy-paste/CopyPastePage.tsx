@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { copyPasteBody } from '../../../../src/http/api/copy-paste/schemas.ts';
 import { api } from '../../api/client.ts';
-import { keys, useProjects } from '../../api/queries.ts';
+import { keys, useProjectChoices } from '../../api/queries.ts';
 import type { CopyPasteAnswer } from '../../api/types.ts';
 import { describeError } from '../../components/errors.ts';
 import { validate, type FieldErrors } from '../../components/fns/form.ts';
@@ -14,13 +14,14 @@ import '../workspaces.css';
 
 export default function CopyPastePage() {
   const qc = useQueryClient();
-  const projects = useProjects();
   const [form, setForm] = useState<CopyPasteForm>({ projectId: '', system: '', prompt: '' });
+  // D9 pages of 200, the default project first, then "Load more" under the select.
+  const projects = useProjectChoices(form.projectId);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState('');
   const [copied, setCopied] = useState('');
   const answerRef = useRef<HTMLDivElement>(null);
-  const items = projects.data?.items ?? [];
+  const items = projects.items;
   useEffect(() => {
     if (!form.projectId && items.length) setForm((f) => ({ ...f, projectId: (items.find((p) => p.isDefault) ?? items[0]).id }));
   }, [items, form.projectId]);
@@ -67,7 +68,7 @@ export default function CopyPastePage() {
     <>
       <h1>Copy-paste</h1>
       <p className="lead">For tools Switchboard cannot plug into: paste the prompt here, get the answer routed, billed and saved like any other call, and paste it back.</p>
-      <PromptCard form={form} projects={items} errors={errors} failure={failure} busy={ask.isPending} onChange={setForm} onSubmit={submit} />
+      <PromptCard form={form} projects={items} more={projects} errors={errors} failure={failure} busy={ask.isPending} onChange={setForm} onSubmit={submit} />
       <div ref={answerRef}>{ask.data ? <AnswerCard answer={ask.data} copied={copied} onCopy={() => void copy()} /> : null}</div>
     </>
   );

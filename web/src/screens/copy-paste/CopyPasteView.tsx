@@ -3,7 +3,7 @@
 import { Label, TextArea, TextField, Text, FieldError } from 'react-aria-components';
 import { Link } from 'react-router';
 import type { CopyPasteAnswer, Project } from '../../api/types.ts';
-import { Button, Card, Notice } from '../../components/ui.tsx';
+import { Button, Card, Notice, ProjectsMore, type ProjectPages } from '../../components/ui.tsx';
 import type { FieldErrors } from '../../components/fns/form.ts';
 import { formatCostUsd, formatTokens } from '../../components/fns/money.ts';
 
@@ -24,7 +24,7 @@ export interface CopyPasteForm {
   prompt: string;
 }
 
-export function PromptCard(p: { form: CopyPasteForm; projects: Project[]; errors: FieldErrors; failure: string; busy: boolean; onChange: (f: CopyPasteForm) => void; onSubmit: () => void }) {
+export function PromptCard(p: { form: CopyPasteForm; projects: Project[]; more: ProjectPages; errors: FieldErrors; failure: string; busy: boolean; onChange: (f: CopyPasteForm) => void; onSubmit: () => void }) {
   return (
     <Card title="Your prompt">
       <form
@@ -47,6 +47,7 @@ export function PromptCard(p: { form: CopyPasteForm; projects: Project[]; errors
             The call is billed to the wallet and counted in this project's budget and activity.
           </span>
           {p.errors.projectId ? <span className="field-error">{p.errors.projectId}</span> : null}
+          <ProjectsMore {...p.more} />
         </div>
         <AreaField label="System text (optional)" name="system" rows={3} value={p.form.system} onChange={(system) => p.onChange({ ...p.form, system })} error={p.errors.system} description="Instructions for how to answer, e.g. “Answer in French, in three sentences.”" />
         <AreaField label="Prompt" name="prompt" rows={8} isRequired value={p.form.prompt} onChange={(prompt) => p.onChange({ ...p.form, prompt })} error={p.errors.prompt} />

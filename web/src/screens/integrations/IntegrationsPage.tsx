@@ -6,10 +6,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { api, get } from '../../api/client.ts';
 import { useProjectEvents } from '../../api/events.ts';
-import { keys as qkeys, useProjects, useTenant } from '../../api/queries.ts';
+import { keys as qkeys, useProjectChoices, useTenant } from '../../api/queries.ts';
 import type { CreatedKey } from '../../api/types.ts';
 import { describeError } from '../../components/errors.ts';
-import { Button, Card, Loading, Notice } from '../../components/ui.tsx';
+import { Button, Card, Loading, Notice, ProjectsMore } from '../../components/ui.tsx';
 import { formatWhen } from '../../components/fns/dates.ts';
 import { ENVIRONMENTS } from '../developer-zone/fns/keys.ts';
 import { LOCAL_WIZARD_TOOLS, localWizard, NEEDS_KEY, type WizardStep } from './fns/local-wizards.ts';
@@ -43,12 +43,14 @@ const STATUS_CLASS = { connected: 'badge-ok', disconnected: 'badge-bad', 'not co
 export default function IntegrationsPage() {
   const qc = useQueryClient();
   const [params, setParams] = useSearchParams();
-  const projects = useProjects();
+  // D9 pages of 200, the default first, "Load more" under the select; a project in the address but
+  // not on the pages loaded is read on its own, so the address keeps choosing it.
+  const projects = useProjectChoices(params.get('project'));
   const tenant = useTenant();
   // Setting up (it makes a key) and testing (a billed call that can move the project's stage) are
   // changes, so the API lets only admins and owners do them; others see the tiles and why.
   const canChange = !!tenant.data && ['owner', 'admin'].includes(tenant.data.role);
-  const items = projects.data?.items ?? [];
+  const items = projects.items;
   const project = items.find((p) => p.id === params.get('project')) ?? items.find((p) => p.isDefault) ?? items[0];
   const [environment, setEnvironment] = useState('dev');
   const tiles = useQuery({
@@ -120,6 +122,7 @@ export default function IntegrationsPage() {
             ))}
           </select>
         </label>
+        <ProjectsMore {...projects} />
         <label>
           Environment of new keys
           <select value={environment} onChange={(e) => setEnvironment(e.target.value)}>

@@ -3,7 +3,7 @@
 import { useMemo, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { get } from '../../api/client.ts';
-import { useLedger, useProjects } from '../../api/queries.ts';
+import { useLedger, useProjectChoices, useProjectNames } from '../../api/queries.ts';
 import type { Verdict } from '../../api/types.ts';
 import { describeError } from '../../components/errors.ts';
 import { Loading, Notice } from '../../components/ui.tsx';
@@ -19,8 +19,11 @@ export default function LedgerPage() {
   const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
   const cursor = cursors[cursors.length - 1];
   const ledger = useLedger({ ...toQuery(applied), limit: String(PAGE), cursor });
-  const projects = useProjects();
-  const names = useMemo(() => new Map((projects.data?.items ?? []).map((p) => [p.id, p.name])), [projects.data]);
+  // The filter's choices: D9 pages of 200, the default first, "Load more" under the select.
+  const projects = useProjectChoices(form.projectId || null);
+  // The rows name projects that may be on no page loaded yet: those are read one by one.
+  const named = useMemo(() => (ledger.data?.items ?? []).flatMap((e) => (e.projectId ? [e.projectId] : [])), [ledger.data]);
+  const names = useProjectNames(projects.items, named);
   const verify = useMutation({ mutationFn: () => get<Verdict>('/api/tenant/ledger/verify') });
 
   const apply = (f: LedgerFilterForm) => {
@@ -33,7 +36,8 @@ export default function LedgerPage() {
       filters={
         <Filters
           form={form}
-          projects={projects.data?.items ?? []}
+          projects={projects.items}
+          more={projects}
           onChange={setForm}
           onApply={() => apply(form)}
           onReset={() => {

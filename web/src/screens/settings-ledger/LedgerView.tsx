@@ -1,14 +1,14 @@
 // /settings/ledger, pure: filters, the table (customer label, signed amount, running balance,
 // the first 8 characters of the seal), paging and the verify-chain result.
 import type { LedgerEntry, Project, Verdict } from '../../api/types.ts';
-import { Button, Card, Notice } from '../../components/ui.tsx';
+import { Button, Card, Notice, ProjectsMore, type ProjectPages } from '../../components/ui.tsx';
 import { formatTokens } from '../../components/fns/money.ts';
 import { formatWhen } from '../../components/fns/dates.ts';
 import type { LedgerFilterForm } from './fns/filters.ts';
 
 const LABELS = ['Top-up', 'AI usage', 'Refund', 'Adjustment'];
 
-export function Filters(p: { form: LedgerFilterForm; projects: Project[]; onChange: (f: LedgerFilterForm) => void; onApply: () => void; onReset: () => void }) {
+export function Filters(p: { form: LedgerFilterForm; projects: Project[]; more: ProjectPages; onChange: (f: LedgerFilterForm) => void; onApply: () => void; onReset: () => void }) {
   const set = (k: keyof LedgerFilterForm) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => p.onChange({ ...p.form, [k]: e.target.value });
   return (
     <form
@@ -41,6 +41,7 @@ export function Filters(p: { form: LedgerFilterForm; projects: Project[]; onChan
           ))}
         </select>
       </label>
+      <ProjectsMore {...p.more} />
       <label>
         From
         <input type="date" value={p.form.from} onChange={set('from')} />
@@ -67,7 +68,8 @@ export function Filters(p: { form: LedgerFilterForm; projects: Project[]; onChan
   );
 }
 
-export function LedgerTable({ items, projects, broken }: { items: LedgerEntry[]; projects: Map<string, string>; broken: string | null }) {
+/** `projects`: names by id; null for a project the API no longer knows (deleted), undefined while it is being read. */
+export function LedgerTable({ items, projects, broken }: { items: LedgerEntry[]; projects: Map<string, string | null | undefined>; broken: string | null }) {
   if (items.length === 0) return <p>No ledger entries match.</p>;
   return (
     <div className="table-wrap">
@@ -90,7 +92,7 @@ export function LedgerTable({ items, projects, broken }: { items: LedgerEntry[];
                 <time dateTime={e.createdAt}>{formatWhen(e.createdAt)}</time>
               </td>
               <td>{e.customerLabel}</td>
-              <td>{e.projectId ? (projects.get(e.projectId) ?? 'Deleted project') : 'Whole account'}</td>
+              <td>{e.projectId ? projectLabel(projects.get(e.projectId)) : 'Whole account'}</td>
               <td className={`num ${BigInt(e.amountMicros) < 0n ? 'debit' : 'credit'}`}>{BigInt(e.amountMicros) > 0n ? `+${formatTokens(e.amountMicros)}` : formatTokens(e.amountMicros)}</td>
               <td className="num">{formatTokens(e.runningBalanceMicros)}</td>
               <td>
@@ -154,3 +156,5 @@ export function LedgerView(p: {
     </>
   );
 }
+
+const projectLabel = (name: string | null | undefined) => (name === undefined ? '…' : name === null ? 'Deleted project' : name);
