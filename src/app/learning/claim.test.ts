@@ -26,6 +26,7 @@ async function calls(key: string, n: number, stream: boolean): Promise<void> {
     const messages = [{ role: 'user' as const, content: `${LEARNING_PROMPTS[i % LEARNING_PROMPTS.length]} (${stream ? 's' : 'j'}${i})` }];
     if (stream) for await (const _ of await client.chat.completions.create({ model: 'gpt-4o-mini', messages, stream: true }));
     else await client.chat.completions.create({ model: 'gpt-4o-mini', messages });
+    srv.clock.advance(10); // distinct settlement times: the scorer's "oldest first" is then the outbox's id order
   }
   for (let i = 0; i < 100 && (await outboxCount(srv)) < start + n; i++) await new Promise((r) => setTimeout(r, 50));
 }
