@@ -40,8 +40,10 @@ test('quiet: a backlog larger than any fixed cap is drained in one run, in full 
   const w = world(12_345, 0.1, { busy: false });
   const r = await w.run(30_000);
   assert.equal(r.consumed, 12_345, 'more than the 20 × 500 rows the old fixed cap allowed');
-  assert.equal(r.batches, 25);
-  assert.ok(w.sizes.every((n) => n === EVIDENCE_BATCH));
+  assert.equal(r.batches, 27);
+  // A quiet spell's first slices are small (a burst arriving then meets a short one), then full.
+  assert.deepEqual(w.sizes.slice(0, 4), [BUSY_BATCH, 2 * BUSY_BATCH, 4 * BUSY_BATCH, EVIDENCE_BATCH]);
+  assert.ok(w.sizes.slice(3).every((n) => n === EVIDENCE_BATCH));
   assert.equal(w.left, 0);
   assert.equal(r.deferred, false);
 });
@@ -49,15 +51,15 @@ test('quiet: a backlog larger than any fixed cap is drained in one run, in full 
 test('the run stops once its time is spent, leaving the rest for the next run', async () => {
   const w = world(12_345, 0.2, { busy: false });
   const r = await w.run(450);
-  assert.equal(r.batches, 5, 'the batch that crossed 450 ms is the last');
-  assert.equal(r.consumed, 2_500);
-  assert.equal(w.left, 12_345 - 2_500);
+  assert.equal(r.batches, 7, 'the batch that crossed 450 ms is the last');
+  assert.equal(r.consumed, 2_700);
+  assert.equal(w.left, 12_345 - 2_700);
 });
 
 test('a short batch means the outbox is drained: no extra empty round trip', async () => {
   const w = world(730, 0.01, { busy: false });
   const r = await w.run(30_000);
-  assert.deepEqual({ consumed: r.consumed, batches: r.batches }, { consumed: 730, batches: 2 });
+  assert.deepEqual({ consumed: r.consumed, batches: r.batches }, { consumed: 730, batches: 4 }, 'slices of 100, 200, 400, then 30 of 500');
 });
 
 test('a busy stage (another worker holds it) stops the run', async () => {

@@ -42,7 +42,8 @@ export interface Slicer {
 
 /**
  * Consume batches while each comes back full and the time lasts, each batch one slice of the
- * pacer: full-size when quiet or behind, BUSY_BATCH under traffic. `behind(consumed)` (the backlog
+ * pacer: growing from BUSY_BATCH to full size while quiet, full size when behind, BUSY_BATCH under
+ * traffic. `behind(consumed)` (the backlog
  * is at its cap, given what this run consumed so far) is asked before each slice. `consume(n)` is
  * one batch of at most n rows in its own transaction; `now` reads the pacer's clock.
  */
@@ -52,9 +53,14 @@ export async function drainOutbox(
   o: { behind: (consumed: number) => boolean | Promise<boolean>; deadline: number; now: () => number },
 ): Promise<EvidenceDrain> {
   const out: EvidenceDrain = { consumed: 0, evidence: 0, batches: 0, deferred: false };
+  // Quiet slices start small and double while the quiet lasts (100, 200, 400, 500 rows): a burst of
+  // calls arriving after a quiet spell meets at most a small slice in progress, and a long quiet
+  // spell still drains in full batches.
+  let quietSize = BUSY_BATCH;
   for (;;) {
     const s = await pacer.slice(await o.behind(out.consumed), o.deadline, (mode) => {
-      const size = mode === 'busy' ? BUSY_BATCH : EVIDENCE_BATCH;
+      const size = mode === 'busy' ? BUSY_BATCH : mode === 'quiet' ? quietSize : EVIDENCE_BATCH;
+      quietSize = mode === 'quiet' ? Math.min(EVIDENCE_BATCH, quietSize * 2) : BUSY_BATCH;
       return consume(size).then((r) => ({ r, size }));
     });
     if (!s) return { ...out, deferred: true };
