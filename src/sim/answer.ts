@@ -315,7 +315,7 @@ export interface SimAnswer {
   stopSequence?: string;
   usage: Usage;
   /** Thinking, when the request asked for it: `text` is '' when only its tokens are reported. */
-  reasoning?: { text: string; signature: string; origin: ReasoningOrigin };
+  reasoning?: { text: string; signature: string; origin: ReasoningOrigin; redacted?: string[] };
 }
 
 /**
@@ -332,8 +332,13 @@ export function simulateAnswer(req: CanonicalRequest, responseId: string, bad?: 
   a.usage = { ...a.usage, outputTokens: a.usage.outputTokens + tokens, reasoningTokens: tokens };
   const origin = originOf(req);
   a.reasoning = { text: req.reasoning.visible ? thought : '', signature: simSignature(origin, thought), origin };
+  // Anthropic's documented trigger for testing redacted thinking: encrypted thinking comes back too.
+  if (origin === 'anthropic' && lastUserText(req).includes(REDACTED_THINKING_TRIGGER)) a.reasoning.redacted = [simSignature(origin, `redacted:${thought}`)];
   return a;
 }
+
+/** The string Anthropic documents for testing `redacted_thinking` handling. */
+export const REDACTED_THINKING_TRIGGER = 'ANTHROPIC_MAGIC_STRING_TRIGGER_REDACTED_THINKING_46C9A13E193C177646C7398A98432ECCCE4C1253';
 
 /** The wire whose signatures this request's vendor makes (the chat wire shows none; its Responses sibling does). */
 const originOf = (req: CanonicalRequest): ReasoningOrigin => (req.shape === 'openai' ? 'responses' : req.shape);
@@ -473,11 +478,13 @@ export function splitDeltas(text: string): string[] {
 export function answerEvents(a: SimAnswer, id: string, model: string): StreamEvent[] {
   const evs: StreamEvent[] = [{ type: 'start', id, model, inputTokens: a.usage.inputTokens }];
   // Thinking is the first block; the answer's blocks follow it.
-  const first = a.reasoning ? 1 : 0;
+  const redacted = a.reasoning?.redacted ?? [];
+  const first = a.reasoning ? 1 + redacted.length : 0;
   if (a.reasoning) {
     for (const text of splitDeltas(a.reasoning.text)) evs.push({ type: 'reasoning_delta', index: 0, text });
     evs.push({ type: 'reasoning_signature', index: 0, signature: a.reasoning.signature, origin: a.reasoning.origin });
     evs.push({ type: 'block_end', index: 0 });
+    redacted.forEach((data, k) => evs.push({ type: 'reasoning_redacted', index: 1 + k, data }, { type: 'block_end', index: 1 + k }));
   }
   a.content.forEach((p: ContentPart, i) => {
     const index = i + first;

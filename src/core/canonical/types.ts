@@ -112,7 +112,7 @@ export interface CanonicalResponse {
    * The model's thinking, when it was asked for (its tokens are in usage.outputTokens). `text` may
    * be '' when only the signature came back (a reasoning item without a summary).
    */
-  reasoning?: { text: string; signature?: string; origin?: ReasoningOrigin };
+  reasoning?: { text: string; signature?: string; origin?: ReasoningOrigin; redacted?: string[] };
 }
 
 /**
@@ -129,6 +129,8 @@ export type StreamEvent =
   | { type: 'reasoning_delta'; index: number; text: string }
   /** The opaque signature that closes a thinking block (Anthropic's signature_delta). */
   | { type: 'reasoning_signature'; index: number; signature: string; origin?: ReasoningOrigin }
+  /** A block of thinking the vendor encrypted (Anthropic's `redacted_thinking`: no text, its `data`). */
+  | { type: 'reasoning_redacted'; index: number; data: string }
   | { type: 'block_end'; index: number }
   | { type: 'finish'; finishReason: FinishReason; usage?: Usage; stopSequence?: string }
   /** A failure after the stream began; `status`/`code` pick the vendor error type when known. */

@@ -3,6 +3,7 @@
 //   its assistant turn (Claude Code does in tool loops) reach an Anthropic provider as they came,
 //   beside the signed `thinking` block, and are dropped cleanly (200, nothing of them upstream) for
 //   a provider of another wire.
+//   An Anthropic answer's own `redacted_thinking` reaches an Anthropic client, plain and streamed.
 // - DeepSeek's `reasoning_content` (its reasoning models' thinking, plain and streamed, a field
 //   OpenAI's chat wire does not have) is read, and reaches clients of the other shapes as thinking.
 // One simulated upstream; one gateway per provider (only that provider configured, so the target
@@ -13,6 +14,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import { startTestServer, tenantWithKey, type TestServer } from '../../../test/harness.ts';
 import { startSim, type SimHandle } from '../../sim/index.ts';
+import { REDACTED_THINKING_TRIGGER } from '../../sim/answer.ts';
 
 type Target = 'anthropic' | 'openai' | 'google' | 'deepseek';
 let sim: SimHandle;
@@ -90,6 +92,41 @@ describe('redacted_thinking in a tool loop', { timeout: 120_000 }, () => {
       assert.ok(!JSON.stringify(sent).includes(redacted.data), 'the redacted data never leaves for another vendor');
     });
   }
+});
+
+describe('redacted_thinking in an Anthropic answer reaches an Anthropic client', { timeout: 120_000 }, () => {
+  // Anthropic's documented test trigger makes the (simulated) vendor answer with encrypted thinking.
+  const asked: Anthropic.MessageCreateParamsNonStreaming = {
+    model: 'claude-sonnet-4-5',
+    max_tokens: 4096,
+    thinking: { type: 'enabled', budget_tokens: 1024 },
+    messages: [{ role: 'user', content: `${REDACTED_THINKING_TRIGGER} What is 6 times 7?` }],
+  };
+  const isVendors = (data: string) => Buffer.from(data, 'base64').toString('utf8').startsWith('sim:anthropic:');
+
+  test('plain and streamed: thinking, then the redacted_thinking block as the vendor sent it, then the text; sent back unchanged', async () => {
+    const plain = await anthropic('anthropic').messages.create(asked);
+    assert.deepEqual(plain.content.map((b) => b.type), ['thinking', 'redacted_thinking', 'text']);
+    const block = plain.content[1] as Anthropic.RedactedThinkingBlock;
+    assert.ok(isVendors(block.data), 'the vendor’s own encrypted data');
+
+    const kinds: string[] = [];
+    const stream = anthropic('anthropic').messages.stream(asked);
+    for await (const ev of stream) if (ev.type === 'content_block_start') kinds.push(ev.content_block.type);
+    assert.deepEqual(kinds, ['thinking', 'redacted_thinking', 'text']);
+    const final = await stream.finalMessage();
+    assert.equal((final.content[1] as Anthropic.RedactedThinkingBlock).data, block.data, 'the same encrypted thinking, plain or streamed');
+
+    // The next turn sends the assistant turn back as it came: the vendor gets the blocks unchanged.
+    sim.stats.reset();
+    const again = await anthropic('anthropic').messages.create({
+      ...asked,
+      messages: [...asked.messages, { role: 'assistant', content: plain.content as Anthropic.ContentBlockParam[] }, { role: 'user', content: 'And 7 times 8?' }],
+    });
+    assert.equal(again.type, 'message');
+    const sent = (sim.stats.last!.body as { messages: Array<{ content: Array<Record<string, unknown>> }> }).messages[1].content;
+    assert.deepEqual(sent[1], { type: 'redacted_thinking', data: block.data });
+  });
 });
 
 describe('DeepSeek reasoning_content reaches the other shapes as thinking', { timeout: 120_000 }, () => {

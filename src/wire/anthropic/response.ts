@@ -77,7 +77,12 @@ export function usageFromWire(v: unknown): Usage | undefined {
 export function renderResponse(res: CanonicalResponse, req: CanonicalRequest): Record<string, unknown> {
   const content: Obj[] = [];
   // Thinking is shown when it was asked for (a provider may sign an answer it was not asked to think on).
-  if (res.reasoning && req.reasoning) content.push({ type: 'thinking', thinking: res.reasoning.text, signature: signatureOut(res.reasoning, 'anthropic') ?? '' });
+  if (res.reasoning && req.reasoning) {
+    const r = res.reasoning;
+    if (r.text !== '' || r.signature !== undefined || !r.redacted) content.push({ type: 'thinking', thinking: r.text, signature: signatureOut(r, 'anthropic') ?? '' });
+    // Anthropic's encrypted thinking goes back only to Anthropic clients, only when Anthropic made it.
+    if (r.origin === 'anthropic') for (const data of r.redacted ?? []) content.push({ type: 'redacted_thinking', data });
+  }
   for (const p of res.content) {
     if (p.type === 'text') {
       if (p.text !== '') content.push({ type: 'text', text: p.text });
@@ -109,8 +114,11 @@ export function parseUpstreamResponse(body: unknown): Result<CanonicalResponse> 
     if (!isObj(blk)) continue;
     if (blk.type === 'thinking' && typeof blk.thinking === 'string') {
       // Several thinking blocks (interleaved with tool use) read as one; the last signature holds.
-      reasoning = { text: (reasoning?.text ? `${reasoning.text}\n\n` : '') + blk.thinking, origin: 'anthropic' };
+      reasoning = { ...reasoning, text: (reasoning?.text ? `${reasoning.text}\n\n` : '') + blk.thinking, origin: 'anthropic' };
       if (typeof blk.signature === 'string' && blk.signature !== '') reasoning.signature = blk.signature;
+    } else if (blk.type === 'redacted_thinking' && typeof blk.data === 'string' && blk.data !== '') {
+      // Encrypted thinking, kept in order after the readable thinking, for Anthropic clients only.
+      reasoning = { text: reasoning?.text ?? '', ...reasoning, origin: 'anthropic', redacted: [...(reasoning?.redacted ?? []), blk.data] };
     } else if (blk.type === 'text' && typeof blk.text === 'string') {
       const last = content[content.length - 1];
       // Citations split one answer into several text blocks; canonical text is one run.

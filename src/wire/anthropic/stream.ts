@@ -94,6 +94,11 @@ export function createStreamEncoder(req: CanonicalRequest): StreamEncoder {
               : { type: 'signature_delta', signature: signatureOut(e, 'anthropic') ?? '' };
           return out + ev('content_block_delta', { index: b.wire, delta });
         }
+        case 'reasoning_redacted':
+          // Encrypted thinking goes back to the client as the block it came as (the vendor wants it
+          // returned unchanged in a tool loop); it has no deltas, the block_end closes it.
+          if (!req.reasoning || blocks.has(e.index)) return out;
+          return out + open(e.index, 'thinking', { type: 'redacted_thinking', data: e.data });
         case 'tool_call_start':
           if (blocks.has(e.index)) return out;
           return out + open(e.index, 'tool', { type: 'tool_use', id: toolId(e.id), name: e.name, input: {} });
@@ -141,7 +146,7 @@ export function createStreamDecoder(): StreamDecoder {
   let started = false;
   let finished = false;
   /** Wire block index → kind, for the blocks that map to canonical ones. */
-  const kinds = new Map<number, 'text' | 'tool' | 'thinking'>();
+  const kinds = new Map<number, 'text' | 'tool' | 'thinking' | 'redacted'>();
   let stopReason: FinishReason | undefined;
   let stopSequence: string | undefined;
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
@@ -193,6 +198,9 @@ export function createStreamDecoder(): StreamDecoder {
           if (cb.type === 'thinking') {
             kinds.set(index, 'thinking');
             if (typeof cb.thinking === 'string' && cb.thinking !== '') out.push({ type: 'reasoning_delta', index, text: cb.thinking });
+          } else if (cb.type === 'redacted_thinking' && typeof cb.data === 'string' && cb.data !== '') {
+            kinds.set(index, 'redacted');
+            out.push({ type: 'reasoning_redacted', index, data: cb.data });
           } else if (cb.type === 'text') {
             kinds.set(index, 'text');
             if (typeof cb.text === 'string' && cb.text !== '') out.push({ type: 'text_delta', index, text: cb.text });

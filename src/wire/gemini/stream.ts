@@ -59,6 +59,9 @@ export function createStreamEncoder(req: CanonicalRequest): StreamEncoder {
           return '';
         case 'text_delta':
           return ev.text === '' ? '' : chunk([{ text: ev.text }]);
+        case 'reasoning_redacted':
+          // Encrypted Anthropic thinking: no Gemini equivalent (and no text to show).
+          return '';
         case 'reasoning_delta':
           if (ev.text === '') return '';
           thought = true;

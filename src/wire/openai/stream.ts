@@ -80,6 +80,7 @@ export function createStreamEncoder(req: CanonicalRequest): StreamEncoder {
         case 'block_end':
         case 'reasoning_delta':
         case 'reasoning_signature':
+        case 'reasoning_redacted':
           // This wire shows no thinking, only its token count in the usage.
           return out;
         case 'finish': {

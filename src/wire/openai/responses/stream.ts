@@ -128,6 +128,9 @@ export function createStreamEncoder(req: CanonicalRequest, echo: ResponsesEcho =
           o.block.text += ev.text;
           return out + emit('response.output_text.delta', { item_id: o.block.itemId, output_index: o.block.outputIndex, content_index: 0, delta: ev.text, logprobs: [] });
         }
+        case 'reasoning_redacted':
+          // Encrypted Anthropic thinking: a Responses reasoning item has no place for it.
+          return start('');
         case 'reasoning_delta':
         case 'reasoning_signature': {
           let out = start('');
