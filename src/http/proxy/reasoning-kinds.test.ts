@@ -11,6 +11,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
 import { GoogleGenAI } from '@google/genai';
 import { startTestServer, tenantWithKey, type TestServer } from '../../../test/harness.ts';
 import { startSim, type SimHandle } from '../../sim/index.ts';
@@ -164,6 +165,15 @@ describe('DeepSeek reasoning_content reaches the other shapes as thinking', { ti
     }
     assert.deepEqual(kinds, ['thinking', 'text']);
     assert.match(thought, /square root of 2/);
+  });
+
+  test('a Responses API client asking for a reasoning summary gets a reasoning item', async () => {
+    const c = new OpenAI({ baseURL: `${servers.deepseek.srv.url}/v1`, apiKey: servers.deepseek.key, maxRetries: 0 });
+    const r = await c.responses.create({ model: 'gpt-5.1', input: 'Prove that there are infinitely many primes.', reasoning: { effort: 'medium', summary: 'auto' }, store: false });
+    assert.equal(r.output[0].type, 'reasoning');
+    const item = r.output[0] as OpenAI.Responses.ResponseReasoningItem;
+    assert.match(item.summary[0]?.text ?? '', /infinitely many primes/);
+    assert.equal(item.encrypted_content ?? undefined, undefined, 'DeepSeek signs nothing');
   });
 
   test('a Gemini client with includeThoughts gets a thought part', async () => {
