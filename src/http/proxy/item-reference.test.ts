@@ -61,7 +61,7 @@ describe('item_reference input items', () => {
     await assert.rejects(a.responses.create({ model: 'gpt-4.1', input: [{ type: 'item_reference', id: goneId }, { role: 'user', content: 'Another?' }] }), notFound(goneId));
   });
 
-  test('a reference without an id is a 400 naming it', async () => {
+  test('a reference without an id is a 400 naming it; an id that cannot be stored is refused too', async () => {
     const res = await fetch(`${srv.url}/v1/responses`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${a.apiKey}` },
@@ -71,5 +71,13 @@ describe('item_reference input items', () => {
     const body = (await res.json()) as { error: { param: string; type: string } };
     assert.equal(body.error.param, 'input[0].id');
     assert.equal(body.error.type, 'invalid_request_error');
+    // An id PostgreSQL cannot even hold (NUL) is refused in the vendor's shape, never a 500.
+    const nul = await fetch(`${srv.url}/v1/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${a.apiKey}` },
+      body: JSON.stringify({ model: 'gpt-4.1', input: [{ type: 'item_reference', id: 'msg_\u0000' }, { role: 'user', content: 'Hi.' }] }),
+    });
+    assert.ok(nul.status === 400 || nul.status === 404, String(nul.status));
+    assert.equal(((await nul.json()) as { error: { type: string } }).error.type, 'invalid_request_error');
   });
 });
