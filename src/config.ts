@@ -138,6 +138,8 @@ const schema = z.object({
   LEARNING_QUIET_MS: posInt.default(500),
   /** Share of wall time the plane may work while calls are being served (0: only when quiet, or behind). */
   LEARNING_BUSY_SHARE: z.coerce.number().min(0).max(1).default(0.02),
+  /** Unconsumed outbox rows from which the plane takes its busy share under traffic (below: only quiet moments; 0: always). */
+  LEARNING_BUSY_BACKLOG: z.coerce.number().int().min(0).default(50_000),
   /** Unconsumed outbox rows at which the plane stops yielding until it is back under, so the backlog stays bounded. */
   LEARNING_BACKLOG_CAP: posInt.default(100_000),
 });

@@ -111,3 +111,19 @@ test('the shared gauge (a worker serving no calls): idle once the counter has st
   assert.equal(quiet?.mode, 'quiet');
   assert.ok(t - stopped >= STATS_LAG_MS + 500 && t - stopped < STATS_LAG_MS + 800, `ran ${t - stopped} ms after the counter stopped`);
 });
+
+test('busy, trickle off (the backlog is under LEARNING_BUSY_BACKLOG): no busy turn, a quiet one as soon as the calls stop', async () => {
+  const s = sim();
+  s.traffic.enter();
+  const p = new Pacer(s.traffic, { quietMs: 500, busyShare: 0.5 }, s.clock);
+  let ran = false;
+  assert.equal(await p.slice(false, s.t + 2_000, async () => (ran = true), false), null, 'no turn in 2 s of traffic');
+  assert.equal(ran, false);
+  assert.equal(p.slices.busy, 0);
+  const later = p.slice(false, s.t + 10_000, async () => 'done', false);
+  s.traffic.leave();
+  const r = await later;
+  assert.equal(r?.mode, 'quiet');
+  assert.equal(r?.value, 'done');
+  assert.ok((await p.slice(true, s.t, async () => 1, false))?.mode === 'behind', 'behind still overrides');
+});

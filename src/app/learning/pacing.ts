@@ -2,10 +2,13 @@
 // traffic"). Its work is cut into slices (one outbox batch, the retention pass, detection, one
 // proposal's validation), and each slice waits for its turn:
 //   quiet   no proxy call in flight and none for LEARNING_QUIET_MS: go at once, full-size slices;
-//   busy    calls are being served: wait for a quiet moment, but never longer than the trickle
-//           allows: under traffic the plane works at most LEARNING_BUSY_SHARE of the wall time
-//           (a slice that took d ms is followed by d × (1/share − 1) ms of nothing), in small
-//           slices, so it keeps making slow progress under constant load;
+//   busy    calls are being served and the outbox holds LEARNING_BUSY_BACKLOG unconsumed rows or
+//           more: wait for a quiet moment, but never longer than the trickle allows: under
+//           traffic the plane works at most LEARNING_BUSY_SHARE of the wall time (a slice that
+//           took d ms is followed by d × (1/share − 1) ms of nothing), in small slices, so it
+//           keeps making slow progress under constant load. Under that backlog the plane only
+//           waits for quiet: the outbox is a buffer, and traffic gets all of the machine while
+//           the buffer has room;
 //   behind  the outbox holds LEARNING_BACKLOG_CAP unconsumed rows or more: no waiting, so the
 //           backlog (whole requests and responses) cannot grow without bound. This is the one
 //           state in which the plane costs live traffic what its work costs.
@@ -48,25 +51,26 @@ export class Pacer {
     private readonly clock: PacerClock = realClock,
   ) {}
 
-  private async mode(behind: boolean): Promise<SliceMode | null> {
+  private async mode(behind: boolean, trickle: boolean): Promise<SliceMode | null> {
     if (behind) return 'behind';
     await this.traffic.refresh?.();
     if (this.traffic.idleMs() >= this.opts.quietMs) return 'quiet';
-    if (this.opts.busyShare > 0 && this.clock.now() >= this.nextBusyAt) return 'busy';
+    if (trickle && this.opts.busyShare > 0 && this.clock.now() >= this.nextBusyAt) return 'busy';
     return null;
   }
 
   /**
    * Run `fn` as one slice once it is the plane's turn; null (fn not run) when no turn came before
-   * `deadline` (a `now()` value). `fn` gets the mode, to size its work.
+   * `deadline` (a `now()` value). `fn` gets the mode, to size its work. `trickle` false: no busy
+   * turn (the backlog is under LEARNING_BUSY_BACKLOG), only quiet ones (or behind).
    */
-  async slice<T>(behind: boolean, deadline: number, fn: (mode: SliceMode) => Promise<T>): Promise<{ mode: SliceMode; value: T } | null> {
-    let mode = await this.mode(behind);
+  async slice<T>(behind: boolean, deadline: number, fn: (mode: SliceMode) => Promise<T>, trickle = true): Promise<{ mode: SliceMode; value: T } | null> {
+    let mode = await this.mode(behind, trickle);
     while (!mode) {
       const t = this.clock.now();
       if (t >= deadline) return null;
-      await this.clock.sleep(Math.max(1, Math.min(PACE_POLL_MS, deadline - t, this.nextBusyAt - t)));
-      mode = await this.mode(behind);
+      await this.clock.sleep(Math.max(1, Math.min(PACE_POLL_MS, deadline - t, trickle ? this.nextBusyAt - t : PACE_POLL_MS)));
+      mode = await this.mode(behind, trickle);
     }
     this.slices[mode] += 1;
     const start = this.clock.now();

@@ -37,7 +37,7 @@ export interface EvidenceDrain {
 
 /** What drainOutbox needs from a pacer (a Pacer, or a test's own). */
 export interface Slicer {
-  slice<T>(behind: boolean, deadline: number, fn: (mode: SliceMode) => Promise<T>): Promise<{ mode: SliceMode; value: T } | null>;
+  slice<T>(behind: boolean, deadline: number, fn: (mode: SliceMode) => Promise<T>, trickle?: boolean): Promise<{ mode: SliceMode; value: T } | null>;
 }
 
 /**
@@ -50,7 +50,13 @@ export interface Slicer {
 export async function drainOutbox(
   consume: (batch: number) => Promise<EvidenceRun>,
   pacer: Slicer,
-  o: { behind: (consumed: number) => boolean | Promise<boolean>; deadline: number; now: () => number },
+  o: {
+    behind: (consumed: number) => boolean | Promise<boolean>;
+    /** May the plane take busy turns (the backlog is at LEARNING_BUSY_BACKLOG or more)? Default: yes. */
+    trickle?: (consumed: number) => boolean;
+    deadline: number;
+    now: () => number;
+  },
 ): Promise<EvidenceDrain> {
   const out: EvidenceDrain = { consumed: 0, evidence: 0, batches: 0, deferred: false };
   // Quiet slices start small and double while the quiet lasts (100, 200, 400, 500 rows): a burst of
@@ -62,7 +68,7 @@ export async function drainOutbox(
       const size = mode === 'busy' ? BUSY_BATCH : mode === 'quiet' ? quietSize : EVIDENCE_BATCH;
       quietSize = mode === 'quiet' ? Math.min(EVIDENCE_BATCH, quietSize * 2) : BUSY_BATCH;
       return consume(size).then((r) => ({ r, size }));
-    });
+    }, o.trickle?.(out.consumed) ?? true);
     if (!s) return { ...out, deferred: true };
     const { r, size } = s.value;
     out.batches += 1;
@@ -109,17 +115,22 @@ export async function runLearningTick(s: Services, now: Date = s.clock.now(), pa
     [counted, countedAt] = [await outboxBacklog(s.db, cap, limit), consumed];
     return counted >= cap;
   };
+  // Busy turns (the trickle under traffic) only once the backlog reaches LEARNING_BUSY_BACKLOG:
+  // below it, the outbox is a buffer with room, and the plane waits for quiet moments. The backlog
+  // is the run's first count (an upper bound under the cap), less what the run has consumed since.
+  const busyFrom = Math.min(cfg.LEARNING_BUSY_BACKLOG, cap);
+  const trickle = (consumed: number) => busyFrom === 0 || backlog - consumed >= busyFrom;
   if (backlog >= cap) s.log.warn({ backlog, cap }, 'learning plane: the outbox backlog is at LEARNING_BACKLOG_CAP; the plane works without yielding to live traffic until it is back under');
   const interval = cfg.LEARNING_INTERVAL_SECONDS * 1000;
   const drain = await drainOutbox((n) => asLearning(s.db, (tx) => consumeOutbox(tx, now, n)), pacer, {
-    behind: isBehind, deadline: t0 + interval * OUTBOX_TIME_SHARE, now: () => clock.now(),
+    behind: isBehind, trickle, deadline: t0 + interval * OUTBOX_TIME_SHARE, now: () => clock.now(),
   });
   // The later stages: each one slice; skipped this run (and done by a later one) if no turn comes in time.
   const behind = await isBehind(drain.consumed);
   const deadline = t0 + interval * TICK_TIME_SHARE;
   let deferred = drain.deferred;
   const slice = async <T>(fn: () => Promise<T>, fallback: T): Promise<T> => {
-    const r = await pacer.slice(behind, deadline, fn);
+    const r = await pacer.slice(behind, deadline, fn, trickle(drain.consumed));
     if (!r) deferred = true;
     return r ? r.value : fallback;
   };

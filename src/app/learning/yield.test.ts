@@ -10,7 +10,7 @@ import { startTestServer, tenantWithKey, type TestServer } from '../../../test/h
 import { LEARNING_TEST_ENV, makeCalls } from '../../../test/learning.ts';
 import { liveTraffic } from '../shared/index.ts';
 import { runLearningTick } from './pipeline.ts';
-import { planePacer } from './pacing.ts';
+import { Pacer, planePacer } from './pacing.ts';
 
 let srv: TestServer;
 before(async () => {
@@ -60,6 +60,29 @@ test('a run while a call is in flight defers its work; the next quiet run does i
   assert.equal(quiet.deferred, false);
   assert.ok(quiet.slices.quiet >= 3, 'outbox, retention and detection each ran as a quiet slice');
   assert.equal(quiet.slices.busy + quiet.slices.behind, 0);
+});
+
+test('under LEARNING_BUSY_BACKLOG the busy share takes no turn; at it, the plane trickles through the traffic', async () => {
+  const t = await tenantWithKey(srv);
+  await makeCalls(srv, t.key, 6);
+  const waiting = await pending();
+  assert.ok(waiting >= 6);
+  // A generous busy share (the server's own is 0 here) reading the real server's calls in flight,
+  // with the backlog under the threshold: nothing.
+  const pacer = new Pacer(liveTraffic(srv.services), { quietMs: 300, busyShare: 0.5 });
+  const under = { ...srv.services, config: { ...srv.services.config, LEARNING_BUSY_SHARE: 0.5, LEARNING_BUSY_BACKLOG: waiting + 1_000 } };
+  const r1 = await whileInFlight(heldCall(t.key, 'HOLD-3', 4_000), async () => {
+    const r = await runLearningTick(under, srv.clock.now(), pacer);
+    assert.equal(await pending(), waiting, 'nothing consumed while the call was being served');
+    return r;
+  });
+  assert.deepEqual({ consumed: r1.consumed, deferred: r1.deferred, slices: r1.slices }, { consumed: 0, deferred: true, slices: { quiet: 0, busy: 0, behind: 0 } });
+  // At the threshold (1 row), the same share takes busy turns while the call is still in flight.
+  const at = { ...srv.services, config: { ...srv.services.config, LEARNING_BUSY_SHARE: 0.5, LEARNING_BUSY_BACKLOG: 1 } };
+  const r2 = await whileInFlight(heldCall(t.key, 'HOLD-4', 4_000), () => runLearningTick(at, srv.clock.now(), pacer));
+  assert.ok(r2.slices.busy >= 1, JSON.stringify(r2.slices));
+  assert.ok(r2.consumed >= 1, `consumed ${r2.consumed} under traffic`);
+  assert.equal(r2.slices.quiet + r2.slices.behind, 0);
 });
 
 test('at the backlog cap, a run works through live traffic until the backlog is back under it', async () => {
