@@ -301,14 +301,15 @@ async function main(): Promise<void> {
       '',
       'Paired on − off per round: range across rounds, rounds where on was worse, and the same figure between consecutive off rounds (off[i+1] − off[i]: the noise of the machine itself).',
       '',
-      '| cell | Δp50 range (ms) | on worse | off−off Δp50 range | Δp99 range (ms) | on worse | off−off Δp99 range | ΔCPU/call range (µs) | ΔPG CPU/call range (µs) |',
-      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      '| cell | Δp50 range (ms) | on worse | off−off Δp50 range | Δp99 range (ms) | on worse | off−off Δp99 range | ΔCPU/call median (µs) | range | on worse | off−off ΔCPU range | ΔPG CPU/call median (µs) | range | off−off ΔPG CPU range |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     );
     for (const c of cells) {
       const x = results.get(`${c.mode}/${c.connections}`)!;
       const d = (key: keyof Round) => x.on.map((r, i) => r[key] - x.off[i]![key]);
       const n = (key: keyof Round) => x.off.slice(1).map((r, i) => r[key] - x.off[i]![key]);
-      L.push(`| ${c.mode} ×${c.connections} | ${range(d('p50'))} | ${pos(d('p50'))} | ${range(n('p50'))} | ${range(d('p99'))} | ${pos(d('p99'))} | ${range(n('p99'))} | ${range(d('cpu')).replace(/\.\d\d/g, '')} | ${range(d('dbCpu')).replace(/\.\d\d/g, '')} |`);
+      const us = (t: string) => t.replace(/\.\d\d/g, '');
+      L.push(`| ${c.mode} ×${c.connections} | ${range(d('p50'))} | ${pos(d('p50'))} | ${range(n('p50'))} | ${range(d('p99'))} | ${pos(d('p99'))} | ${range(n('p99'))} | ${f(median(d('cpu')), 0)} | ${us(range(d('cpu')))} | ${pos(d('cpu'))} | ${us(range(n('cpu')))} | ${f(median(d('dbCpu')), 0)} | ${us(range(d('dbCpu')))} | ${us(range(n('dbCpu')))} |`);
     }
     L.push('', 'The plane\'s work during the load (plane on): outbox rows it consumed while each cell ran (its warm-up included), against the calls measured (each call writes one row, two if escalated).', '');
     for (const c of cells) {
