@@ -14,7 +14,7 @@ let rows: CorpusRow[];
 let source: string;
 if (onTraining) {
   rows = loadTraining();
-  source = 'data/routing/train.jsonl (training split: this is fit, not a held-out result)';
+  source = 'the training split (built from scripts/routing-corpus/; this is fit, not a held-out result)';
 } else {
   const heldOut = loadHeldOut();
   if (heldOut.rows.length === 0) {

@@ -1,4 +1,4 @@
-// `npm run train:routing`: trains Layer 1 (D18) on data/routing/train.jsonl and writes
+// `npm run train:routing`: trains Layer 1 (D18) on the training split (built in memory from scripts/routing-corpus/, data/routing/README.md) and writes
 // src/core/routing/layer1-weights.json. It never reads data/routing/eval/.
 //   --cv      grouped 5-fold cross-validation on the training split, beside the rule baseline
 //   --cv-author  for each author of the training split, train on the other authors' rows and score
@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { classifyByRules } from '../src/core/routing/classify-rules.ts';
 import { decodeModel, score } from '../src/core/routing/classify.ts';
 import { COMPLEXITIES, TASK_FAMILIES } from '../src/core/routing/vocabulary.ts';
-import { loadTraining, TRAIN_FILE } from './routing-corpus/load.ts';
+import { loadTraining, trainingText } from './routing-corpus/load.ts';
 import { formatReport, report, type Prediction } from './routing-corpus/metrics.ts';
 import { corpusHash, groupFolds, PARAMS, serialise, train } from './routing-corpus/train-lib.ts';
 
@@ -17,7 +17,7 @@ export const WEIGHTS_FILE = new URL('../src/core/routing/layer1-weights.json', i
 
 const args = new Set(process.argv.slice(2));
 const rows = loadTraining();
-const sha = corpusHash(readFileSync(TRAIN_FILE, 'utf8'));
+const sha = corpusHash(trainingText());
 
 // Trying other parameters: ROUTING_PARAMS='{"epochs":20}' npm run train:routing -- --cv
 const params = { ...PARAMS, ...(JSON.parse(process.env.ROUTING_PARAMS ?? '{}') as Partial<typeof PARAMS>) };
@@ -70,7 +70,7 @@ if (args.has('--cv-author')) {
   if (args.has('--check')) {
     const shipped = readFileSync(WEIGHTS_FILE, 'utf8');
     if (shipped !== text) {
-      console.error('layer1-weights.json differs from what data/routing/train.jsonl produces: run npm run train:routing');
+      console.error('layer1-weights.json differs from what the training split produces: run npm run train:routing');
       process.exit(1);
     }
     console.log('layer1-weights.json is reproduced bit for bit from the corpus');

@@ -7,16 +7,16 @@ import { readFileSync } from 'node:fs';
 import { classifyByRules } from '../src/core/routing/classify-rules.ts';
 import { decodeModel, score, type WeightsFile } from '../src/core/routing/classify.ts';
 import { COMPLEXITIES, TASK_FAMILIES } from '../src/core/routing/vocabulary.ts';
-import { loadTraining, TRAIN_FILE } from '../scripts/routing-corpus/load.ts';
+import { loadTraining, trainingText } from '../scripts/routing-corpus/load.ts';
 import { report, type Prediction } from '../scripts/routing-corpus/metrics.ts';
 import { corpusHash, groupFolds, PARAMS, serialise, train } from '../scripts/routing-corpus/train-lib.ts';
 
 const WEIGHTS = new URL('../src/core/routing/layer1-weights.json', import.meta.url);
 
-test('the shipped weights are reproduced bit for bit from data/routing/train.jsonl', () => {
+test('the shipped weights are reproduced bit for bit from the training split (built from scripts/routing-corpus/)', () => {
   const rows = loadTraining();
   assert.ok(rows.length >= 2400, `${rows.length} training rows`);
-  const sha = corpusHash(readFileSync(TRAIN_FILE, 'utf8'));
+  const sha = corpusHash(trainingText());
   const shipped = readFileSync(WEIGHTS, 'utf8');
   const file = JSON.parse(shipped) as WeightsFile;
   assert.equal(file.trainedOn.corpusSha256, sha, 'the weights were trained on another version of the corpus: run npm run train:routing');
@@ -26,7 +26,7 @@ test('the shipped weights are reproduced bit for bit from data/routing/train.jso
 
 test('on 3 grouped cross-validation folds the trained classifier beats the hand-written rules', () => {
   const rows = loadTraining();
-  const sha = corpusHash(readFileSync(TRAIN_FILE, 'utf8'));
+  const sha = corpusHash(trainingText());
   const K = 3;
   const fold = groupFolds(rows, K, PARAMS.seed);
   const predicted: Prediction[] = new Array(rows.length);

@@ -7,6 +7,7 @@ import { COMPLEXITIES, TASK_FAMILIES, type Complexity, type TaskFamily } from '.
 import { parseRequest as parseOpenai } from '../../src/wire/openai/request.ts';
 import { parseRequest as parseAnthropic } from '../../src/wire/anthropic/request.ts';
 import { parseRequest as parseGemini } from '../../src/wire/gemini/request.ts';
+import { buildTraining } from './corpus.ts';
 
 export const ROUTING_DATA = new URL('../../data/routing/', import.meta.url).pathname;
 export const TRAIN_FILE = join(ROUTING_DATA, 'train.jsonl');
@@ -29,8 +30,13 @@ export function parseBody(shape: CorpusRow['shape'], body: unknown) {
 }
 
 export function loadFile(path: string, split: 'train' | 'eval', ids = new Set<string>()): CorpusRow[] {
+  return parseCorpus(readFileSync(path, 'utf8'), path, split, ids);
+}
+
+/** Rows of a corpus text (JSON lines); `path` names where it came from in errors. */
+export function parseCorpus(text: string, path: string, split: 'train' | 'eval', ids = new Set<string>()): CorpusRow[] {
   const rows: CorpusRow[] = [];
-  const lines = readFileSync(path, 'utf8').split('\n');
+  const lines = text.split('\n');
   lines.forEach((line, i) => {
     if (line.trim() === '') return;
     const where = `${path}:${i + 1}`;
@@ -68,7 +74,19 @@ export function loadFile(path: string, split: 'train' | 'eval', ids = new Set<st
   return rows;
 }
 
-export const loadTraining = (): CorpusRow[] => loadFile(TRAIN_FILE, 'train');
+let built: string | undefined;
+/**
+ * The training split's text, built in memory from the hand-written parts (corpus.ts), once per
+ * process. ROUTING_RETIRED_COPIES overrides how often each retired row is in it (for the
+ * cross-author CV that chose the number; the shipped weights use the default).
+ */
+export function trainingText(): string {
+  const copies = process.env.ROUTING_RETIRED_COPIES;
+  built ??= buildTraining(copies === undefined ? {} : { retiredCopies: Number(copies) });
+  return built;
+}
+
+export const loadTraining = (): CorpusRow[] => parseCorpus(trainingText(), 'the training split (scripts/routing-corpus/corpus.ts)', 'train');
 
 /** Every *.jsonl under data/routing/eval/, sorted by name; empty if there is none yet. */
 export function loadHeldOut(): { files: string[]; rows: CorpusRow[] } {
