@@ -24,9 +24,12 @@ const params = { ...PARAMS, ...(JSON.parse(process.env.ROUTING_PARAMS ?? '{}') a
 const authorOf = (author: string): string => author.split('/')[0];
 
 if (args.has('--cv-author')) {
-  const authors = [...new Set(rows.map((r) => authorOf(r.author)))].sort();
-  if (authors.length < 2) {
-    console.error('--cv-author needs training rows by at least two authors');
+  // ROUTING_CV_AUTHORS=a,b: only those directions (the others' rows still train every direction).
+  const only = process.env.ROUTING_CV_AUTHORS?.split(',').filter(Boolean);
+  const all = [...new Set(rows.map((r) => authorOf(r.author)))].sort();
+  const authors = all.filter((a) => !only || only.includes(a));
+  if (all.length < 2 || authors.length === 0) {
+    console.error('--cv-author needs training rows by at least two authors (and ROUTING_CV_AUTHORS, if set, naming one of them)');
     process.exit(1);
   }
   for (const held of authors) {

@@ -290,26 +290,35 @@ export const RETIRED_DIR = new URL('../../data/routing/retired/', import.meta.ur
  * (docs/routing.md, session 10), never by the held-out split.
  */
 export const RETIRED_COPIES = 3;
+/** Whole requests written as training rows (session 10 on): as a person sends them, no generated setting. */
+export const WHOLE_DIR = new URL('../../data/routing/whole/', import.meta.url).pathname;
+/** How many times each whole-request training row is in the split; chosen by cross-author CV. */
+export const WHOLE_COPIES = 3;
 
-/** The retired rows as training rows: the request and labels as written, `copies` times each. */
-function retiredLines(copies: number): string[] {
-  const names = readdirSync(RETIRED_DIR).filter((n) => n.endsWith('.jsonl')).sort();
+/** The rows of every *.jsonl under `dir` as training rows: request and labels as written, `copies` times each. */
+function wholeLines(dir: string, copies: number, idPrefix: string, groupPrefix: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.jsonl')).sort();
+  } catch {
+    return [];
+  }
   const out: string[] = [];
   for (const name of names) {
-    for (const line of readFileSync(joinPath(RETIRED_DIR, name), 'utf8').split('\n')) {
+    for (const line of readFileSync(joinPath(dir, name), 'utf8').split('\n')) {
       if (line.trim() === '') continue;
       const row = JSON.parse(line) as { id: string; author: string; shape: Shape; family: TaskFamily; complexity: Complexity; language: string; request: unknown };
       check(row.shape, row.request, row.id);
       for (let k = 1; k <= copies; k++) {
         out.push(JSON.stringify({
-          id: `tr-retired-${row.id}-${k}`,
+          id: `${idPrefix}${row.id}-${k}`,
           author: row.author,
           split: 'train',
           shape: row.shape,
           family: row.family,
           complexity: row.complexity,
           language: row.language,
-          group: `retired/${row.id}`,
+          group: `${groupPrefix}${row.id}`,
           request: row.request,
         }));
       }
@@ -319,7 +328,7 @@ function retiredLines(copies: number): string[] {
 }
 
 /** The whole training split as JSON lines (the text of train.jsonl), the same on every run. */
-export function buildTraining(opts: { retiredCopies?: number } = {}): string {
+export function buildTraining(opts: { retiredCopies?: number; wholeCopies?: number } = {}): string {
   const lines: string[] = [];
   let seed = 20261124;
   for (const family of TASK_FAMILIES) {
@@ -347,6 +356,7 @@ export function buildTraining(opts: { retiredCopies?: number } = {}): string {
       }
     }
   }
-  lines.push(...retiredLines(opts.retiredCopies ?? RETIRED_COPIES));
+  lines.push(...wholeLines(RETIRED_DIR, opts.retiredCopies ?? RETIRED_COPIES, 'tr-retired-', 'retired/'));
+  lines.push(...wholeLines(WHOLE_DIR, opts.wholeCopies ?? WHOLE_COPIES, 'tr-whole-', 'whole/'));
   return lines.join('\n') + '\n';
 }

@@ -77,12 +77,17 @@ export function parseCorpus(text: string, path: string, split: 'train' | 'eval',
 let built: string | undefined;
 /**
  * The training split's text, built in memory from the hand-written parts (corpus.ts), once per
- * process. ROUTING_RETIRED_COPIES overrides how often each retired row is in it (for the
- * cross-author CV that chose the number; the shipped weights use the default).
+ * process. ROUTING_RETIRED_COPIES and ROUTING_WHOLE_COPIES override how often each retired and
+ * whole-request row is in it (for the cross-author CV that chose the numbers; the shipped weights
+ * use the defaults).
  */
 export function trainingText(): string {
-  const copies = process.env.ROUTING_RETIRED_COPIES;
-  built ??= buildTraining(copies === undefined ? {} : { retiredCopies: Number(copies) });
+  const retired = process.env.ROUTING_RETIRED_COPIES;
+  const whole = process.env.ROUTING_WHOLE_COPIES;
+  built ??= buildTraining({
+    ...(retired === undefined ? {} : { retiredCopies: Number(retired) }),
+    ...(whole === undefined ? {} : { wholeCopies: Number(whole) }),
+  });
   return built;
 }
 
