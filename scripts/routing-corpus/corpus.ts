@@ -293,7 +293,7 @@ export const RETIRED_COPIES = 3;
 /** Whole requests written as training rows (session 10 on): as a person sends them, no generated setting. */
 export const WHOLE_DIR = new URL('../../data/routing/whole/', import.meta.url).pathname;
 /** How many times each whole-request training row is in the split; chosen by cross-author CV. */
-export const WHOLE_COPIES = 3;
+export const WHOLE_COPIES = 5;
 
 /** The rows of every *.jsonl under `dir` as training rows: request and labels as written, `copies` times each. */
 function wholeLines(dir: string, copies: number, idPrefix: string, groupPrefix: string): string[] {
