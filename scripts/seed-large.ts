@@ -20,6 +20,7 @@ import { ROUTING_TABLE_VERSION } from '../src/core/routing/routing-table.ts';
 import type { ProviderKey } from '../src/core/providers.ts';
 import { qaDocument } from '../src/core/quality/index.ts';
 import { rollUpLedger } from '../src/app/money/index.ts';
+import { mulberry32 as rng } from './rng.ts';
 
 const DAY = 86_400_000;
 const BATCH = 5_000;
@@ -34,17 +35,6 @@ export interface SeedLargeOptions {
   log?: (line: string) => void;
 }
 
-/** A small deterministic PRNG (mulberry32): the same seed gives the same customer every run. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const EXCERPTS = [
   'Summarise this support ticket for the on-call engineer',

@@ -50,6 +50,7 @@ import * as people17 from './voices-people-q.ts';
 import * as people18 from './voices-people-r.ts';
 import * as people19 from './voices-people-s.ts';
 import type { FamilyItems, Item } from './types.ts';
+import { mulberry32 as rng } from '../rng.ts';
 
 /** Who wrote a batch of hand-written requests: the first part of every row's `author`. */
 const LAYER1_HELPER = 'layer1-helper';
@@ -90,17 +91,6 @@ for (const f of TASK_FAMILIES) for (const c of COMPLEXITIES as readonly Complexi
 const SHAPES = ['openai', 'anthropic', 'gemini'] as const;
 type Shape = (typeof SHAPES)[number];
 
-/** mulberry32: small, fast, and the same sequence everywhere. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 type Rand = () => number;
 const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
 const between = (r: Rand, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));

@@ -8,6 +8,7 @@ import { extractFeatures, HASH_BITS, NAMESPACES, NS_HISTORY, NS_WORDS, type Feat
 import { namespaceScale, OUTPUTS, type WeightsFile } from '../../src/core/routing/classify.ts';
 import { COMPLEXITIES, TASK_FAMILIES } from '../../src/core/routing/vocabulary.ts';
 import type { CorpusRow } from './load.ts';
+import { mulberry32 as rng } from '../rng.ts';
 
 export interface TrainParams {
   epochs: number;
@@ -62,16 +63,6 @@ export function vectorize(req: CanonicalRequest): Vector {
   return { idx, val, material };
 }
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface FloatModel {
   w: Float64Array;
