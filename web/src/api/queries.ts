@@ -46,14 +46,17 @@ const oneProject = (id: string | null | undefined) => ({
  * A project picker's choices: the pages of `useProjectPages`, plus the chosen project when it is
  * not on them (a link, or a reload after "Load more"), read on its own so the choice stays listed.
  * `more`/`shown`/`paged` are the props of the `LoadMore` under the picker (shown once a team has
- * more than one page).
+ * more than one page). `isLoading` holds until the chosen project is read too.
  */
 export function useProjectChoices(chosen: string | null | undefined) {
   const pages = useProjectPages();
   const missing = !!chosen && !pages.isLoading && !pages.error && !pages.items.some((p) => p.id === chosen);
   const single = useQuery({ ...oneProject(chosen), enabled: missing });
   const items = missing && single.data ? [...pages.items, single.data] : pages.items;
-  return { items, isLoading: pages.isLoading, error: pages.error, more: pages.more, shown: pages.items.length, paged: pages.hasMore || pages.pagesLoaded > 1 };
+  // Until the chosen project is read, the picker is still loading: falling back to the default in
+  // that moment would show (and let a user act on) a project they did not choose.
+  const readingChosen = missing && single.isPending;
+  return { items, isLoading: pages.isLoading || readingChosen, error: pages.error, more: pages.more, shown: pages.items.length, paged: pages.hasMore || pages.pagesLoaded > 1 };
 }
 
 /**
