@@ -24,14 +24,16 @@ test('the shipped weights are reproduced bit for bit from the training split (bu
   assert.equal(serialise(train(rows, sha)), shipped);
 });
 
-test('on 3 grouped cross-validation folds the trained classifier beats the hand-written rules', () => {
+// Each fold is predicted by a model trained on the next fold alone (a third of the rows, not two
+// thirds): the comparison with the rules holds with room to spare, and CI trains a third as much.
+test('on 3 grouped folds, each read by a model trained on another fold, the trained classifier beats the hand-written rules', () => {
   const rows = loadTraining();
   const sha = corpusHash(trainingText());
   const K = 3;
   const fold = groupFolds(rows, K, PARAMS.seed);
   const predicted: Prediction[] = new Array(rows.length);
   for (let f = 0; f < K; f++) {
-    const model = decodeModel(train(rows.filter((_, i) => fold[i] !== f), sha));
+    const model = decodeModel(train(rows.filter((_, i) => fold[i] === (f + 1) % K), sha));
     rows.forEach((r, i) => {
       if (fold[i] !== f) return;
       const s = score(model, r.request);
@@ -47,6 +49,7 @@ test('on 3 grouped cross-validation folds the trained classifier beats the hand-
       return { family: c.taskFamily, complexity: c.complexity };
     }),
   );
+  assert.ok(predicted.every(Boolean), 'every row was predicted');
   const msg = `trained ${trained.familyAccuracy.toFixed(3)}/${trained.complexityAccuracy.toFixed(3)}, rules ${rules.familyAccuracy.toFixed(3)}/${rules.complexityAccuracy.toFixed(3)}`;
   assert.ok(trained.familyAccuracy >= rules.familyAccuracy + 0.2, msg);
   assert.ok(trained.complexityAccuracy >= rules.complexityAccuracy + 0.2, msg);
