@@ -1,4 +1,5 @@
 // Small lookups tests need beside the API.
+import OpenAI from 'openai';
 import type { TestServer } from './harness.ts';
 
 export async function tenantIdOf(srv: TestServer, userId: string): Promise<string> {
@@ -66,4 +67,15 @@ export async function addMember(srv: TestServer, admin: { accessToken: string },
   const acc = await srv.api('POST', '/api/members/invites/accept', { body: { token, password: user.password } });
   if (acc.status !== 200) throw new Error(`accept failed: ${acc.status} ${JSON.stringify(acc.body)}`);
   return acc.body.data as { tenant: { id: string; name: string }; role: string; user: { id: string }; tokens: { accessToken: string; refreshToken: string } };
+}
+
+/** Whether `key` is accepted by the server's proxy (the official OpenAI SDK lists models): false on a 401, other errors thrown. */
+export async function keyWorks(srv: TestServer, key: string): Promise<boolean> {
+  try {
+    await new OpenAI({ baseURL: `${srv.url}/v1`, apiKey: key, maxRetries: 0 }).models.list();
+    return true;
+  } catch (e) {
+    if (e instanceof OpenAI.AuthenticationError) return false;
+    throw e;
+  }
 }

@@ -3,8 +3,8 @@
 // once; expiry after 15 minutes, denial, the same-origin rule on cookie approvals, revocation.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import OpenAI from 'openai';
 import { signupTenant, startTestServer, type TestServer } from '../../../../test/harness.ts';
+import { keyWorks } from '../../../../test/helpers.ts';
 
 let srv: TestServer;
 before(async () => {
@@ -94,15 +94,7 @@ describe('device authorisation', () => {
       assert.equal(r.status, 201, JSON.stringify(r.body));
       return r.body.data as { key: string; record: { id: string } };
     };
-    const works = async (key: string) => {
-      try {
-        await new OpenAI({ baseURL: `${srv.url}/v1`, apiKey: key, maxRetries: 0 }).models.list();
-        return true;
-      } catch (e) {
-        if (e instanceof OpenAI.AuthenticationError) return false;
-        throw e;
-      }
-    };
+    const works = (key: string) => keyWorks(srv, key);
     const revokedAt = async (id: string) => ((await srv.api('GET', '/api/keys?limit=100', { token: u.accessToken })).body.data.items as Array<{ id: string; revokedAt: string | null }>).find((k) => k.id === id)?.revokedAt;
 
     const desk = await signIn('Bridge desk');
