@@ -35,6 +35,15 @@ export async function openPage(browser: Browser, opts: { acceptDownloads?: boole
   return { page, problems };
 }
 
+/** Signs in through the login form (Enter in the password field) and waits for the overview. */
+export async function signInPage(page: Page, baseUrl: string, who: { email: string; password: string }): Promise<void> {
+  await page.goto(baseUrl + '/login');
+  await page.getByLabel('E-mail').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByLabel('Password').press('Enter');
+  await page.waitForURL((u) => u.pathname === '/overview');
+}
+
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** axe-core's serious and critical violations on the page as it is now. */

@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import { signupTenant, startTestServer, type TestServer } from '../harness.ts';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { appendLedgerEntry } from '../../src/app/money/ledger.ts';
-import { axeViolations, launch, openPage, screenshot, type WatchedPage } from './browser.ts';
+import { axeViolations, launch, openPage, screenshot, signInPage, type WatchedPage } from './browser.ts';
 
 let srv: TestServer;
 let browser: Browser;
@@ -99,11 +99,7 @@ test('/copy-paste, /integrations and /settings/ledger: 200 projects, then every 
     return options;
   };
   try {
-    await page.goto(srv.url + '/login');
-    await page.getByLabel('E-mail').fill(team.email);
-    await page.getByLabel('Password').fill(team.password);
-    await page.getByLabel('Password').press('Enter');
-    await page.waitForURL((u) => u.pathname === '/overview');
+    await signInPage(page, srv.url, team);
 
     // /copy-paste: the default project is chosen; a project of page 2 can be chosen after "Load more".
     await page.goto(srv.url + '/copy-paste');

@@ -13,7 +13,7 @@ import { startTestServer, tenantWithKey, type TestServer } from '../harness.ts';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { PRICE_BOOK } from '../../src/core/pricing/price-book.ts';
 import { formatTokens } from '../../web/src/components/fns/money.ts';
-import { axeViolations, launch, openPage, screenshot, textOf, type WatchedPage } from './browser.ts';
+import { axeViolations, launch, openPage, screenshot, signInPage, textOf, type WatchedPage } from './browser.ts';
 
 const MODEL_IDS = Object.values(PRICE_BOOK.providers).flatMap((p) => p.models.map((m) => m.id));
 
@@ -34,11 +34,7 @@ const CSV = [
 ].join('\n');
 
 async function signIn(p: Page, who: { email: string; password: string }) {
-  await p.goto(srv.url + '/login');
-  await p.getByLabel('E-mail').fill(who.email);
-  await p.getByLabel('Password').fill(who.password);
-  await p.getByLabel('Password').press('Enter');
-  await p.waitForURL((u) => u.pathname === '/overview');
+  await signInPage(p, srv.url, who);
 }
 
 async function uploadAndWait(file: string) {

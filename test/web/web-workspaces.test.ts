@@ -12,7 +12,7 @@ import { linkTokenFor } from '../helpers.ts';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { PRICE_BOOK } from '../../src/core/pricing/price-book.ts';
 import { formatTokens } from '../../web/src/components/fns/money.ts';
-import { axeViolations, launch, openPage, screenshot, textOf, type WatchedPage } from './browser.ts';
+import { axeViolations, launch, openPage, screenshot, signInPage, textOf, type WatchedPage } from './browser.ts';
 
 const MODEL_IDS = Object.values(PRICE_BOOK.providers).flatMap((p) => p.models.map((m) => m.id));
 function assertNoModelIds(text: string, where: string) {
@@ -51,11 +51,7 @@ before(async () => {
   w = await openPage(browser);
   page = w.page;
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: srv.url });
-  await page.goto(srv.url + '/login');
-  await page.getByLabel('E-mail').fill(t.email);
-  await page.getByLabel('Password').fill(t.password);
-  await page.getByLabel('Password').press('Enter');
-  await page.waitForURL((u) => u.pathname === '/overview');
+  await signInPage(page, srv.url, t);
 });
 after(async () => {
   await browser?.close();
@@ -456,11 +452,7 @@ describe('/integrations', () => {
     const mw = await openPage(browser);
     const mp = mw.page;
     try {
-      await mp.goto(srv.url + '/login');
-      await mp.getByLabel('E-mail').fill(m.email);
-      await mp.getByLabel('Password').fill(m.password);
-      await mp.getByLabel('Password').press('Enter');
-      await mp.waitForURL((u) => u.pathname === '/overview');
+      await signInPage(mp, srv.url, m);
       await mp.goto(srv.url + '/integrations');
       await mp.getByRole('heading', { level: 1, name: 'Integrations' }).waitFor();
       await mp.getByTestId('tile-openai-sdk').waitFor();
@@ -508,11 +500,7 @@ test('projects and keys page like the API (D9): 200, then "Load more" by keyboar
   };
   const focused = () => bp.evaluate(() => document.activeElement?.getAttribute('aria-label'));
   try {
-    await bp.goto(srv.url + '/login');
-    await bp.getByLabel('E-mail').fill(big.email);
-    await bp.getByLabel('Password').fill(big.password);
-    await bp.getByLabel('Password').press('Enter');
-    await bp.waitForURL((u) => u.pathname === '/overview');
+    await signInPage(bp, srv.url, big);
 
     // /smartone: the switcher lists 200, then all 202 on "Load more" (Tab from the switcher reaches it).
     await bp.goto(srv.url + '/smartone');
