@@ -33,10 +33,6 @@ const CSV = [
   '2026-10-02T08:04:00Z,openai,gpt-4o,prompt,completion,lots,5',
 ].join('\n');
 
-async function signIn(p: Page, who: { email: string; password: string }) {
-  await signInPage(p, srv.url, who);
-}
-
 async function uploadAndWait(file: string) {
   await page.getByLabel(/Call history/).setInputFiles(file);
   await page.getByRole('button', { name: 'Upload and analyse' }).click();
@@ -51,7 +47,7 @@ before(async () => {
   browser = await launch();
   w = await openPage(browser, { acceptDownloads: true });
   page = w.page;
-  await signIn(page, t);
+  await signInPage(page, srv.url, t);
 });
 after(async () => {
   await browser?.close();
@@ -109,7 +105,7 @@ describe('/advisory', () => {
     const u = await tenantWithKey(srv);
     const w2 = await openPage(browser);
     page = w2.page;
-    await signIn(page, u);
+    await signInPage(page, srv.url, u);
     await page.goto(srv.url + '/advisory');
     await page.getByText('No imports yet').waitFor();
     const file = join(dir, 'nobench.csv');
