@@ -2,7 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CanonicalRequest, Message } from '../canonical/types.ts';
 import { classify, CLASSIFIER_VERSION, decodeModel, pickComplexity, STRIDE, type WeightsFile } from './classify.ts';
-import { extractFeatures, HASH_BITS, HEAD_WINDOW, HISTORY_BUDGET, SYSTEM_WINDOW, TAIL_WINDOW } from './features.ts';
+import { extractFeatures, HASH_BITS, HEAD_WINDOW, HISTORY_BUDGET, NS_INSTR, NS_WORDS, SYSTEM_WINDOW, TAIL_WINDOW } from './features.ts';
 import { benchmarkRequest } from './bench.ts';
 import { COMPLEXITIES, TASK_FAMILIES } from './vocabulary.ts';
 import weights from './layer1-weights.json' with { type: 'json' };
@@ -86,6 +86,24 @@ describe('classify: trained Layer 1 (D18)', () => {
     assert.equal(f.jsonRequested, true);
     assert.equal(f.imageCount, 1);
     assert.equal(f.script, 'latin');
+  });
+
+  test('inflections of a long word share its stem feature; short words and numbers have none', () => {
+    // The word features of a one-word message (its unigram, and its stem when it has one), without
+    // the character 4-grams, edge words and structure that any two similar words would share anyway.
+    const words = (text: string): Set<string> => {
+      const seen = new Set<string>();
+      extractFeatures(req(text), { add: (ns, bucket) => (ns === NS_WORDS || ns === NS_INSTR) && seen.add(`${ns}:${bucket}`) });
+      return seen;
+    };
+    const shared = (a: string, b: string): number => [...words(a)].filter((f) => words(b).has(f)).length;
+    assert.equal(words('summarise').size, 2, 'a word of seven or more: its unigram and its stem');
+    assert.equal(shared('summarise', 'summarization'), 1);
+    assert.equal(shared('zusammenfassen', 'zusammenfassung'), 1);
+    assert.equal(shared('summarise', 'translate'), 0);
+    assert.equal(words('summit').size, 1, 'words under seven characters have no stem');
+    assert.equal(shared('12345678', '12345699'), 1, 'numbers: their length class only, no stem');
+    assert.equal(words('12345678').size, 1);
   });
 
   test('scripts are told apart', () => {
