@@ -26,6 +26,9 @@ function files(dir: string, acc: string[] = []): string[] {
   return acc;
 }
 
+/** Files the bundle reads at run time, copied beside dist/main.js (assets first, then the code, then the stamp). */
+const BUNDLE_ASSETS = ['src/core/routing/layer1-weights.bin'];
+
 export function serverInputsHash(): string {
   const inputs = [...files(join(root, 'src')), join(root, 'package.json'), join(root, 'package-lock.json')].sort();
   const h = createHash('sha256');
@@ -58,6 +61,13 @@ export async function buildServer(opts: { force?: boolean } = {}): Promise<boole
   });
   const written: Array<[string, string]> = [];
   try {
+    // Data the bundle reads at run time, beside it (src/infra/routing-weights.ts looks there).
+    for (const asset of BUNDLE_ASSETS) {
+      const final = join(dist, asset.split('/').pop()!);
+      const tmp = `${final}.tmp-${process.pid}`;
+      writeFileSync(tmp, readFileSync(join(root, asset)));
+      written.push([tmp, final]);
+    }
     for (const f of [...out.outputFiles].sort((a, b) => b.path.length - a.path.length)) {
       const tmp = `${f.path}.tmp-${process.pid}`;
       writeFileSync(tmp, f.contents);
@@ -66,7 +76,7 @@ export async function buildServer(opts: { force?: boolean } = {}): Promise<boole
     const stampTmp = `${stampFile}.tmp-${process.pid}`;
     writeFileSync(stampTmp, `${hash}\n`);
     written.push([stampTmp, stampFile]);
-    // main.js.map first, main.js next, the stamp last: a stamp never vouches for an older bundle.
+    // Assets first, main.js.map, main.js next, the stamp last: a stamp never vouches for an older bundle.
     for (const [tmp, final] of written) renameSync(tmp, final);
   } finally {
     for (const [tmp] of written) rmSync(tmp, { force: true });

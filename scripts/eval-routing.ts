@@ -3,6 +3,7 @@
 // recall, both confusion matrices, and complexity errors split into quality cost (too low) and
 // money cost (too high), beside the hand-written classifier it replaced on the same rows.
 // With --train it reports the same on the training split (fit, not generalisation).
+import '../src/infra/routing-weights.ts';
 import { classifyByRules } from '../src/core/routing/classify-rules.ts';
 import { classify, CLASSIFIER_VERSION } from '../src/core/routing/classify.ts';
 import { ROUTING_TABLE_VERSION } from '../src/core/routing/routing-table.ts';

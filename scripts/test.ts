@@ -48,7 +48,10 @@ const concurrency = env.TEST_CONCURRENCY ?? '2';
 // alive on four pending timers with every server and connection closed, and the runner waited on
 // them for ever (the leak is still to be found; runtime shutdown steps now name themselves when
 // they hang). A failing or unfinished test still fails the run.
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-force-exit', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], {
+// Each test process is handed Layer 1's weights table as the runtime's process is (the core does
+// no I/O, so its own tests cannot read it): src/infra/routing-weights.ts, imported first.
+const weightsTable = new URL('../src/infra/routing-weights.ts', import.meta.url).href;
+const child = spawn(process.execPath, ['--import', 'tsx', '--import', weightsTable, '--test', '--test-force-exit', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], {
   stdio: 'inherit',
   env,
 });

@@ -1,5 +1,5 @@
 // `npm run train:routing`: trains Layer 1 (D18) on the training split (built in memory from scripts/routing-corpus/, data/routing/README.md) and writes
-// src/core/routing/layer1-weights.json. It never reads data/routing/eval/.
+// src/core/routing/layer1-weights.json and layer1-weights.bin (its dense table). It never reads data/routing/eval/.
 //   --cv      grouped 5-fold cross-validation on the training split, beside the rule baseline
 //   --cv-author  for each author of the training split, train on the other authors' rows and score
 //             that author's: the closest the training split gets to the held-out question
@@ -14,6 +14,7 @@ import { formatReport, report, type Prediction } from './routing-corpus/metrics.
 import { corpusHash, groupFolds, PARAMS, serialise, train } from './routing-corpus/train-lib.ts';
 
 export const WEIGHTS_FILE = new URL('../src/core/routing/layer1-weights.json', import.meta.url).pathname;
+export const TABLE_FILE = new URL('../src/core/routing/layer1-weights.bin', import.meta.url).pathname;
 
 const args = new Set(process.argv.slice(2));
 const rows = loadTraining();
@@ -69,17 +70,17 @@ if (args.has('--cv-author')) {
   const truth = rows.map((r) => ({ id: r.id, family: r.family, complexity: r.complexity }));
   console.log(formatReport(`grouped ${K}-fold cross-validation on the training split`, report(truth, predicted), report(truth, baseline)));
 } else {
-  const text = serialise(train(rows, sha));
+  const { json, table } = serialise(train(rows, sha));
   if (args.has('--check')) {
-    const shipped = readFileSync(WEIGHTS_FILE, 'utf8');
-    if (shipped !== text) {
-      console.error('layer1-weights.json differs from what the training split produces: run npm run train:routing');
+    if (readFileSync(WEIGHTS_FILE, 'utf8') !== json || !Buffer.from(table).equals(readFileSync(TABLE_FILE))) {
+      console.error('layer1-weights.json or layer1-weights.bin differs from what the training split produces: run npm run train:routing');
       process.exit(1);
     }
-    console.log('layer1-weights.json is reproduced bit for bit from the corpus');
+    console.log('layer1-weights.json and layer1-weights.bin are reproduced bit for bit from the corpus');
   } else {
-    writeFileSync(WEIGHTS_FILE, text);
-    const file = JSON.parse(text) as { version: string };
-    console.log(`trained on ${rows.length} rows; wrote ${WEIGHTS_FILE} (${file.version}, ${text.length} bytes)`);
+    writeFileSync(TABLE_FILE, table);
+    writeFileSync(WEIGHTS_FILE, json);
+    const file = JSON.parse(json) as { version: string };
+    console.log(`trained on ${rows.length} rows; wrote ${WEIGHTS_FILE} (${file.version}) and its table ${TABLE_FILE} (${table.byteLength} bytes)`);
   }
 }

@@ -5,23 +5,26 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { classifyByRules } from '../src/core/routing/classify-rules.ts';
-import { decodeModel, score, type WeightsFile } from '../src/core/routing/classify.ts';
+import { decodeModel, score, type ShippedWeights } from '../src/core/routing/classify.ts';
 import { COMPLEXITIES, TASK_FAMILIES } from '../src/core/routing/vocabulary.ts';
 import { loadTraining, trainingText } from '../scripts/routing-corpus/load.ts';
 import { report, type Prediction } from '../scripts/routing-corpus/metrics.ts';
 import { corpusHash, groupFolds, PARAMS, serialise, train } from '../scripts/routing-corpus/train-lib.ts';
 
 const WEIGHTS = new URL('../src/core/routing/layer1-weights.json', import.meta.url);
+const TABLE = new URL('../src/core/routing/layer1-weights.bin', import.meta.url);
 
 test('the shipped weights are reproduced bit for bit from the training split (built from scripts/routing-corpus/)', () => {
   const rows = loadTraining();
   assert.ok(rows.length >= 2400, `${rows.length} training rows`);
   const sha = corpusHash(trainingText());
   const shipped = readFileSync(WEIGHTS, 'utf8');
-  const file = JSON.parse(shipped) as WeightsFile;
+  const file = JSON.parse(shipped) as ShippedWeights;
   assert.equal(file.trainedOn.corpusSha256, sha, 'the weights were trained on another version of the corpus: run npm run train:routing');
   assert.equal(file.trainedOn.params, JSON.stringify(PARAMS));
-  assert.equal(serialise(train(rows, sha)), shipped);
+  const trained = serialise(train(rows, sha));
+  assert.equal(trained.json, shipped);
+  assert.ok(Buffer.from(trained.table).equals(readFileSync(TABLE)), 'layer1-weights.bin is what the training split produces');
 });
 
 // Each fold is predicted by a model trained on the next fold alone (a third of the rows, not two

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { CanonicalRequest } from '../../src/core/canonical/types.ts';
 import { extractFeatures, HASH_BITS, NAMESPACES, NS_HISTORY, NS_WORDS, type FeatureSink } from '../../src/core/routing/features.ts';
-import { namespaceScale, OUTPUTS, type WeightsFile } from '../../src/core/routing/classify.ts';
+import { namespaceScale, OUTPUTS, toShipped, type WeightsFile } from '../../src/core/routing/classify.ts';
 import { COMPLEXITIES, TASK_FAMILIES } from '../../src/core/routing/vocabulary.ts';
 import type { CorpusRow } from './load.ts';
 import { mulberry32 as rng } from '../rng.ts';
@@ -193,4 +193,8 @@ export function groupFolds(rows: readonly CorpusRow[], k: number, seed: number):
   return rows.map((r) => foldOf.get(r.group) as number);
 }
 
-export const serialise = (file: WeightsFile): string => `${JSON.stringify(file, null, 2)}\n`;
+/** The two shipped files of a trained model: layer1-weights.json (text) and layer1-weights.bin. */
+export function serialise(file: WeightsFile): { json: string; table: Uint8Array } {
+  const { meta, table } = toShipped(file);
+  return { json: `${JSON.stringify(meta, null, 2)}\n`, table };
+}

@@ -26,3 +26,11 @@ test('one JSON line per event, with the fields at the top level; errors keep mes
   createLogger('silent', (l) => silent.push(l)).error({ x: 1 }, 'nothing');
   assert.equal(silent.length, 0);
 });
+
+test('a message given alone is the line\'s msg (pino\'s form), not a field', () => {
+  const out: string[] = [];
+  createLogger('info', (l) => out.push(l)).warn('Redis is back: rate limits are shared across replicas again');
+  const line = JSON.parse(out[0]!);
+  assert.equal(line.msg, 'Redis is back: rate limits are shared across replicas again');
+  assert.equal(line.value, undefined);
+});

@@ -19,6 +19,11 @@ export function createLogger(level: Level, write: (line: string, level: number) 
     const n = LEVELS[name];
     if (n < min) return () => {};
     return (obj: unknown, msg?: string) => {
+      // pino's other form: a message alone is the message, not a field.
+      if (typeof obj === 'string' && msg === undefined) {
+        msg = obj;
+        obj = undefined;
+      }
       const fields = obj instanceof Error ? { err: errorFields(obj) } : obj && typeof obj === 'object' ? (obj as Record<string, unknown>) : { value: obj };
       const line = JSON.stringify({ level: n, time: Date.now(), pid: process.pid, msg: msg ?? '', ...fields }, (_k, v: unknown) =>
         typeof v === 'bigint' ? v.toString() : v instanceof Error ? errorFields(v) : v,

@@ -2,6 +2,8 @@
 // and, for `start`, the simulated upstream and the worker in the same process. Tests use the very
 // same function, so what they exercise is what `npm start` runs.
 import { join, resolve } from 'node:path';
+import '../infra/routing-weights.ts';
+import { shippedModel } from '../core/routing/classify.ts';
 import type { Config } from '../config.ts';
 import { createDb } from '../store/db.ts';
 import { startEmbeddedPostgres, type EmbeddedDb } from '../store/embedded.ts';
@@ -71,6 +73,9 @@ const CLOSE_STEP_TIMEOUT_MS = 30_000;
 const DRAIN_TIMEOUT_MS = 25_000;
 
 export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
+  // Layer 1's table is read and checked now: a missing or stale file stops the start with its fix,
+  // and the first call does not pay for the read.
+  shippedModel();
   const closers: Array<() => Promise<unknown>> = [];
   // Each shutdown step is bounded: a step that never settles (a drain waiting on work that will not
   // come) must not keep SIGTERM, or a test file's process, from ending. It is named on stderr.
@@ -106,7 +111,9 @@ export async function startRuntime(cfg: Config, opts: RuntimeOptions = {}): Prom
     const onBusError = (e: unknown) => log.warn(e, 'event bus error');
     if (cfg.REDIS_URL) {
       const { Redis } = await import('ioredis');
-      const redis = new Redis(cfg.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false });
+      // Reconnect attempts every 50 ms more, capped at 500 ms (ioredis' default cap is 2 s): once
+      // Redis is back, every replica shares its buckets again within half a second.
+      const redis = new Redis(cfg.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false, retryStrategy: (times) => Math.min(times * 50, 500) });
       // A lost connection is retried by ioredis; without a listener each attempt would print an
       // "Unhandled error event". The limiter below says when Redis is gone and when it is back.
       redis.on('error', () => {});

@@ -155,8 +155,18 @@ export function streamErrorEvent(o: Outcome): boolean {
   }
 }
 
+/** The chain of causes of a connection-level error ("fetch failed" ← "other side closed" …), with their codes. */
+function causes(e: unknown): string {
+  const out: string[] = [];
+  for (let c = (e as { cause?: unknown })?.cause, n = 0; c && n < 4; c = (c as { cause?: unknown }).cause, n++) {
+    const x = c as { code?: unknown; message?: unknown; name?: unknown };
+    out.push(`${x.name ?? 'Error'}${x.code ? ` ${x.code}` : ''}: ${String(x.message ?? c).slice(0, 120)}`);
+  }
+  return out.length ? ` (cause: ${out.join(' <- ')})` : '';
+}
+
 export const describeOutcome = (o: Outcome) =>
-  `${o.shape}${o.stream ? '/stream' : ''} ${o.ok ? (o.complete ? 'whole' : 'PARTIAL') : `error ${o.status ?? ''} ${String((o.error as Error)?.message ?? o.error).slice(0, 160)}`}`;
+  `${o.shape}${o.stream ? '/stream' : ''} ${o.ok ? (o.complete ? 'whole' : 'PARTIAL') : `error ${o.status ?? ''} ${String((o.error as Error)?.message ?? o.error).slice(0, 160)}${causes(o.error)}`} (${Math.round(o.ms)} ms)`;
 
 /** Run `n` calls with at most `concurrency` at once, cycling through shapes and plain/streamed. */
 export async function mixed(url: string, tenants: Tenant[], n: number, concurrency: number, prompt: (i: number) => string): Promise<Outcome[]> {

@@ -8,7 +8,7 @@
 // unbilled (answers ≤ AI_USAGE entries ≤ attempts).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -113,12 +113,22 @@ async function assertMoneyWhole(tenants: Tenant[], outcomes: Outcome[][]): Promi
 }
 
 /** Keys in the cluster's Redis (each replica's buckets and streams live there). */
-async function redisKeys(): Promise<number> {
+/**
+ * HAProxy's log lines of requests it did not end normally (termination state other than "----"):
+ * a client or a replica that closed early, a timeout, a refused connection. Printed with a failure.
+ */
+function haproxyAbnormal(): string[] {
+  const text = readFileSync(join(dir, 'haproxy.log'), 'utf8');
+  return text.split('\n').filter((l) => l.includes(' switchboard ')).filter((l) => / -?\d+ \d+ \S+ \S+ (?!----)[A-Za-z-]{4} /.test(l) || /<BADREQ>|<NOSRV>/.test(l));
+}
+
+/** Whether Redis holds a proxy rate-limit bucket of this tenant (any surface). */
+async function redisHasBucket(tenantId: string): Promise<boolean> {
   const { Redis } = await import('ioredis');
   const r = new Redis(cluster.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0 });
   try {
     await r.connect();
-    return await r.dbsize();
+    return (await r.keys(`*rl:proxy:*:${tenantId}`)).length > 0;
   } finally {
     r.disconnect();
   }
@@ -342,18 +352,23 @@ describe('the D17 topology on loopback', { timeout: 600_000 }, () => {
         const mine = down.filter((o) => o.shape === shape);
         const ok = mine.filter((o) => o.ok && o.complete).length;
         assert.ok(ok > LIMIT && ok <= 2 * LIMIT + 10, `${shape}: ${ok} of ${mine.length} admitted while Redis was down (per replica: more than ${LIMIT}, at most 2 × ${LIMIT} + refill): ${mine.filter((o) => !o.ok).map(describeOutcome).slice(0, 3)}`);
-        assert.ok(mine.every((o) => o.ok || nativeError(o, 429)), `${shape}: only native 429s, got ${mine.filter((o) => !o.ok && !nativeError(o, 429)).map(describeOutcome).join('; ')}`);
+        assert.ok(mine.every((o) => o.ok || nativeError(o, 429)), `${shape}: only native 429s, got ${mine.filter((o) => !o.ok && !nativeError(o, 429)).map(describeOutcome).join('; ')}; HAProxy's abnormal endings: ${haproxyAbnormal().slice(-10).join(' | ')}`);
       }
     } finally {
       await cluster.redis.start();
     }
-    // Back: the replicas reconnect by themselves; a new tenant's bucket is shared again.
-    const t2 = await newTenant(cluster.url, db, 'redis-back');
-    await waitUntil('the replicas to use Redis again', async () => {
-      const r = await fetch(`${cluster.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${t2.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'x', messages: [{ role: 'user', content: 'hi' }] }) });
-      await r.arrayBuffer();
-      const keys = await redisKeys();
-      return r.ok && keys > 0;
+    // Back: each replica reconnects by itself (ioredis retries on its own schedule, so one may be
+    // back before the other). Wait until every replica has taken a token from Redis again: a call
+    // straight at replica i, for a tenant only it serves, leaves that tenant's bucket in Redis.
+    const probes = await Promise.all(cluster.replicas.map((_, i) => newTenant(cluster.url, db, `redis-back-${i}`)));
+    await waitUntil('every replica to use Redis again', async () => {
+      for (const [i, p] of probes.entries()) {
+        if (await redisHasBucket(p.tenantId)) continue;
+        const r = await fetch(`${replicaUrl(i)}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${p.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'x', messages: [{ role: 'user', content: 'hi' }] }) });
+        await r.arrayBuffer();
+        if (!(await redisHasBucket(p.tenantId))) return false;
+      }
+      return true;
     }, 30_000);
     const t3 = await newTenant(cluster.url, db, 'redis-shared');
     const t0 = performance.now();

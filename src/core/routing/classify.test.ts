@@ -1,11 +1,10 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CanonicalRequest, Message } from '../canonical/types.ts';
-import { classify, CLASSIFIER_VERSION, decodeModel, pickComplexity, STRIDE, type WeightsFile } from './classify.ts';
+import { classify, CLASSIFIER_VERSION, decodeModel, modelFromTable, pickComplexity, shippedModel, SHIPPED_WEIGHTS, STRIDE, toShipped, type WeightsFile } from './classify.ts';
 import { extractFeatures, HASH_BITS, HEAD_WINDOW, HISTORY_BUDGET, NS_INSTR, NS_WORDS, SYSTEM_WINDOW, TAIL_WINDOW } from './features.ts';
 import { benchmarkRequest } from './bench.ts';
 import { COMPLEXITIES, TASK_FAMILIES } from './vocabulary.ts';
-import weights from './layer1-weights.json' with { type: 'json' };
 
 const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text }] });
 const req = (text: string, over: Partial<CanonicalRequest> = {}): CanonicalRequest => ({
@@ -46,7 +45,7 @@ describe('classify: trained Layer 1 (D18)', () => {
     const c = classify(req('Summarize this in one sentence:\n\n' + 'The council approved the budget after a long debate. '.repeat(8)));
     assert.equal(c.features.classifierVersion, CLASSIFIER_VERSION);
     assert.match(CLASSIFIER_VERSION, /^l1w-[0-9a-f]{12}$/);
-    assert.equal(c.features.classifierVersion, (weights as WeightsFile).version);
+    assert.equal(c.features.classifierVersion, SHIPPED_WEIGHTS.version);
     assert.ok(c.features.familyConfidence > 0 && c.features.familyConfidence <= 1);
     assert.ok(c.features.runnerUpConfidence <= c.features.familyConfidence);
     assert.notEqual(c.features.runnerUp, c.taskFamily);
@@ -176,17 +175,57 @@ describe('classify: trained Layer 1 (D18)', () => {
 });
 
 describe('classify: weights file', () => {
-  test('decodes to the documented layout, under 20 MB in memory', () => {
-    const m = decodeModel(weights as WeightsFile);
+  test('the shipped table has the documented layout and is used in place, 4 MiB in memory', () => {
+    const m = shippedModel();
+    assert.equal(m.version, SHIPPED_WEIGHTS.version);
     assert.equal(m.dense.length, (1 << HASH_BITS) * STRIDE);
+    assert.equal(SHIPPED_WEIGHTS.table.bytes, m.dense.byteLength);
     assert.ok(m.dense.byteLength < 20 * 1024 * 1024);
     assert.ok(m.dense.some((w) => w !== 0));
+    // Only the first twelve bytes of a row are weights; the rest is padding for the cache line.
+    for (let b = 0; b < 1 << HASH_BITS; b += 997) for (let k = 12; k < STRIDE; k++) assert.equal(m.dense[b * STRIDE + k], 0);
   });
 
-  test('a file for another vocabulary or hash size is refused', () => {
-    const w = weights as WeightsFile;
-    assert.throws(() => decodeModel({ ...w, hashBits: HASH_BITS + 1 }), /buckets/);
-    assert.throws(() => decodeModel({ ...w, families: [...w.families].reverse() }), /vocabulary/);
+  // A small trainer's file: two buckets, every output weighted.
+  const tiny = (): WeightsFile => {
+    const weights = Buffer.alloc(2 * 12);
+    for (let i = 0; i < weights.length; i++) weights[i] = (i * 7 - 40) & 0xff;
+    return {
+      version: 'l1w-000000000000',
+      hashBits: HASH_BITS,
+      families: [...TASK_FAMILIES],
+      complexities: [...COMPLEXITIES],
+      scale: new Array(12).fill(0.01),
+      bias: new Array(12).fill(0),
+      underCost: 1.5,
+      buckets: Buffer.from([5, 0x80 | 3, 1]).toString('base64'), // buckets 5 and 5 + 131
+      weights: weights.toString('base64'),
+      trainedOn: { corpusSha256: 'x', rows: 1, params: '{}' },
+    };
+  };
+
+  test('a trainer\'s file and its shipped pair decode to the same model', () => {
+    const file = tiny();
+    const decoded = decodeModel(file);
+    const { meta, table } = toShipped(file);
+    assert.equal('weights' in meta || 'buckets' in meta, false, 'the shipped metadata carries no copy of the table');
+    const shipped = modelFromTable(meta, table);
+    assert.deepEqual(Buffer.from(shipped.dense.buffer, shipped.dense.byteOffset, shipped.dense.byteLength), Buffer.from(decoded.dense.buffer));
+    assert.equal(shipped.dense[5 * STRIDE], -40);
+    assert.equal(shipped.dense[136 * STRIDE + 11], (23 * 7 - 40) << 24 >> 24);
+    assert.equal(shipped.underCost, 1.5);
+  });
+
+  test('a file for another vocabulary or hash size, or a table of another length or content, is refused with its fix', () => {
+    const file = tiny();
+    assert.throws(() => decodeModel({ ...file, hashBits: HASH_BITS + 1 }), /buckets/);
+    assert.throws(() => decodeModel({ ...file, families: [...file.families].reverse() }), /vocabulary/);
+    const { meta, table } = toShipped(file);
+    assert.throws(() => modelFromTable(meta, table.subarray(0, table.length - STRIDE)), /has \d+ bytes, expected \d+: run npm run train:routing/);
+    const changed = Uint8Array.from(table);
+    changed[5 * STRIDE] ^= 1;
+    assert.throws(() => modelFromTable(meta, changed), /does not match l1w-000000000000: run npm run train:routing/);
+    assert.throws(() => modelFromTable({ ...meta, stride: 12 }, table), /rows of 12 bytes/);
   });
 });
 

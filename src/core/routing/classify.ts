@@ -1,8 +1,12 @@
 // Layer 1 classifier (D12, D18): a trained linear model over the hashed n-grams and structural
-// features of features.ts, with two softmax heads (task family, complexity). The weights are data
-// (layer1-weights.json, written by `npm run train:routing` from data/routing/train.jsonl) and are
-// imported statically: nothing is fetched or read at run time, and the version of the weights is
-// recorded with every decision so a call-log row can be explained later.
+// features of features.ts, with two softmax heads (task family, complexity). The weights are data,
+// written by `npm run train:routing` from the training split: layer1-weights.json (the version,
+// scales, biases and the table's length and SHA-256, imported statically) and layer1-weights.bin
+// (the dense int8 table itself, in the very layout scoring reads, 4 MiB). The core does no I/O, so
+// the table's bytes are handed in by whoever starts the process (src/infra/routing-weights.ts, which
+// the runtime, the scripts and the test runner import): the process holds the table once, with no
+// JSON text or base64 copy of it beside. The version of the weights is recorded with every decision
+// so a call-log row can be explained later.
 //
 // Scoring adds int8 weights into integer accumulators per namespace, then scales once: the hot
 // loop is a few thousand small integer additions, and the same request always gives the same
@@ -10,7 +14,8 @@
 import type { CanonicalRequest } from '../canonical/types.ts';
 import { COMPLEXITIES, TASK_FAMILIES, type Complexity, type TaskFamily } from './vocabulary.ts';
 import { extractFeatures, HASH_BITS, NAMESPACES, NS_STRUCT, type FeatureSink, type Structure } from './features.ts';
-import weightsFile from './layer1-weights.json' with { type: 'json' };
+import { createHash } from 'node:crypto';
+import shippedMeta from './layer1-weights.json' with { type: 'json' };
 
 /** Outputs of the model: the nine family scores, then the three complexity scores. */
 export const OUTPUTS = TASK_FAMILIES.length + COMPLEXITIES.length;
@@ -32,6 +37,16 @@ export interface WeightsFile {
   weights: string;
   /** sha256 of the training corpus and of the trainer's parameters, for the reproducibility test. */
   trainedOn: { corpusSha256: string; rows: number; params: string };
+}
+
+/**
+ * What is shipped: the weights file without its two base64 strings, which become the dense table
+ * (layer1-weights.bin, `table` describes it). The version is the trainer's, unchanged.
+ */
+export interface ShippedWeights extends Omit<WeightsFile, 'buckets' | 'weights'> {
+  /** Bytes per bucket row of the table (STRIDE). */
+  stride: number;
+  table: { file: string; bytes: number; sha256: string };
 }
 
 export interface Features extends Structure {
@@ -66,11 +81,16 @@ export interface Model {
   underCost: number;
 }
 
-export function decodeModel(file: WeightsFile): Model {
+function checkShape(file: Pick<WeightsFile, 'hashBits' | 'families' | 'complexities'>): void {
   if (file.hashBits !== HASH_BITS) throw new Error(`weights for 2^${file.hashBits} buckets, features use 2^${HASH_BITS}`);
   if (file.families.join() !== TASK_FAMILIES.join() || file.complexities.join() !== COMPLEXITIES.join()) {
     throw new Error('weights were trained for another routing vocabulary');
   }
+}
+
+/** Decodes a trainer's weights file into a model (training, cross-validation, the shipped table). */
+export function decodeModel(file: WeightsFile): Model {
+  checkShape(file);
   const dense = new Int8Array((1 << HASH_BITS) * STRIDE);
   const gaps = Buffer.from(file.buckets, 'base64');
   const w = Buffer.from(file.weights, 'base64');
@@ -92,6 +112,35 @@ export function decodeModel(file: WeightsFile): Model {
   }
   if (row * OUTPUTS !== w.length) throw new Error('weights file is inconsistent: bucket and weight counts differ');
   return { version: file.version, dense, scale: Float64Array.from(file.scale), bias: Float64Array.from(file.bias), underCost: file.underCost };
+}
+
+/** The shipped pair for a trainer's weights file: the metadata and the table's bytes. */
+export function toShipped(file: WeightsFile, tableFile = 'layer1-weights.bin'): { meta: ShippedWeights; table: Uint8Array } {
+  const dense = decodeModel(file).dense;
+  const table = new Uint8Array(dense.buffer, dense.byteOffset, dense.byteLength);
+  const { buckets: _b, weights: _w, trainedOn, ...rest } = file;
+  const meta: ShippedWeights = { ...rest, stride: STRIDE, table: { file: tableFile, bytes: table.byteLength, sha256: createHash('sha256').update(table).digest('hex') }, trainedOn };
+  return { meta, table };
+}
+
+/**
+ * The model of shipped metadata and its table's bytes, used in place (no copy). A table of another
+ * length or checksum (a stale or half-copied file) is refused, saying how to fix it.
+ */
+export function modelFromTable(meta: ShippedWeights, table: Uint8Array): Model {
+  checkShape(meta);
+  if (meta.stride !== STRIDE) throw new Error(`weights table rows of ${meta.stride} bytes, scoring reads ${STRIDE}`);
+  const want = (1 << HASH_BITS) * STRIDE;
+  const fix = 'run npm run train:routing, or rebuild so the table is copied beside the code';
+  if (table.byteLength !== want || meta.table.bytes !== want) throw new Error(`Layer 1 weights table ${meta.table.file} has ${table.byteLength} bytes, expected ${want}: ${fix}`);
+  if (createHash('sha256').update(table).digest('hex') !== meta.table.sha256) throw new Error(`Layer 1 weights table ${meta.table.file} does not match ${meta.version}: ${fix}`);
+  return {
+    version: meta.version,
+    dense: new Int8Array(table.buffer, table.byteOffset, table.byteLength),
+    scale: Float64Array.from(meta.scale),
+    bias: Float64Array.from(meta.bias),
+    underCost: meta.underCost,
+  };
 }
 
 /**
@@ -210,15 +259,36 @@ export function score(model: Model, req: CanonicalRequest): Scored {
   return { family, complexity, probabilities: p, structure };
 }
 
-// Decoded on first use, so the training script can import this module while it rewrites the file.
+/** The shipped weights' metadata (the table's bytes come from provideLayer1Table). */
+export const SHIPPED_WEIGHTS = shippedMeta as ShippedWeights;
+export const CLASSIFIER_VERSION = SHIPPED_WEIGHTS.version;
+
+let readTable: (() => Uint8Array) | null = null;
 let shipped: Model | null = null;
-export const CLASSIFIER_VERSION = (weightsFile as WeightsFile).version;
+
+/**
+ * Hands the core the reader of the shipped table (src/infra/routing-weights.ts). It is read and
+ * checked on the first classification, so the training script can import this module while it
+ * rewrites the files.
+ */
+export function provideLayer1Table(read: () => Uint8Array): void {
+  readTable = read;
+  shipped = null;
+}
+
+/** The shipped model, read on first use. */
+export function shippedModel(): Model {
+  if (shipped) return shipped;
+  if (!readTable) throw new Error('Layer 1 weights table not provided: import src/infra/routing-weights.ts at start-up (the runtime, the scripts and the test runner do)');
+  shipped = modelFromTable(SHIPPED_WEIGHTS, readTable());
+  return shipped;
+}
 
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
 export function classify(req: CanonicalRequest): Classification {
-  shipped ??= decodeModel(weightsFile as WeightsFile);
-  const s = score(shipped, req);
+  const model = shipped ?? shippedModel();
+  const s = score(model, req);
   const F = TASK_FAMILIES.length;
   let runnerUp = s.family === 0 ? 1 : 0;
   for (let k = 0; k < F; k++) if (k !== s.family && s.probabilities[k] > s.probabilities[runnerUp]) runnerUp = k;
@@ -245,7 +315,7 @@ export function classify(req: CanonicalRequest): Classification {
       toolCount: st.toolCount,
       imageCount: st.imageCount,
       scannedChars: st.scannedChars,
-      classifierVersion: shipped.version,
+      classifierVersion: model.version,
       familyConfidence: round3(s.probabilities[s.family]),
       complexityConfidence: round3(s.probabilities[F + s.complexity]),
       runnerUp: TASK_FAMILIES[runnerUp],
