@@ -5,7 +5,7 @@
 // joins two adjacent words; a CJK cue of two characters is matched as a character pair.
 import type { TaskFamily } from './vocabulary.ts';
 
-export type CueSlot = TaskFamily | 'bigger' | 'smaller';
+export type CueSlot = TaskFamily | 'bigger' | 'smaller' | 'self';
 
 export const CUES: Readonly<Record<CueSlot, readonly string[]>> = {
   coding: [
@@ -87,5 +87,12 @@ export const CUES: Readonly<Record<CueSlot, readonly string[]>> = {
     'quick', 'quickly', 'short', 'brief', 'briefly', 'one line', 'one sentence', 'one word', 'simple', 'just', 'only',
     'tldr', 'one-liner', 'single', 'a line', 'rapide', 'court', 'kurz', 'kurzen', 'breve', 'corto', 'curta', 'curto',
     'коротко', 'кратко', '一句话', '简短', '一文', '短く',
+  ],
+  // The writer speaking of themselves (advice about one's own situation reads as conversation,
+  // a question about the world as research).
+  self: [
+    'i', 'my', 'me', 'myself', 'mine', 'je', 'moi', 'mon', 'mes', 'ich', 'mein', 'meine', 'meinen', 'meiner', 'mir', 'mich',
+    'yo', 'mis', 'eu', 'meu', 'minha', 'io', 'mio', 'mia', 'miei', 'ik', 'mijn', 'mój', 'moja', 'mnie', 'ben', 'benim',
+    'jag', 'mitt', 'mig', 'я', 'мой', 'моя', 'мне', 'меня', '我', '私', '僕', '俺', '나는', '내가', '저는', '제가',
   ],
 };
