@@ -1,8 +1,9 @@
-// Cue words for Layer 1 (D18): words that name a kind of work or its size, in the languages the
-// corpus covers. They are not rules: each cue only adds a structural feature ("an extraction cue
-// in the instruction") whose weight the training sets, so a cue the corpus never saw in a given
-// phrasing still carries what the same cue taught elsewhere. Lowercase, whole words; a space
-// joins two adjacent words; a CJK cue of two characters is matched as a character pair.
+// Cue words for Layer 1 (D18): words that name a kind of work or its size, or the writer
+// (`self`), in the languages the corpus covers. They are not rules: each cue only adds a
+// structural feature ("an extraction cue in the instruction") whose weight the training sets, so
+// a cue the corpus never saw in a given phrasing still carries what the same cue taught
+// elsewhere. Lowercase, whole words; a space joins two adjacent words; a CJK cue of two
+// characters is matched as a character pair.
 import type { TaskFamily } from './vocabulary.ts';
 
 export type CueSlot = TaskFamily | 'bigger' | 'smaller' | 'self';
