@@ -27,7 +27,7 @@ export interface TrainParams {
   materialL2: number;
 }
 
-export const PARAMS: TrainParams = { epochs: 12, rate: 0.2, l2: 1e-4, seed: 18, underCost: 1.75, materialL2: 50 };
+export const PARAMS: TrainParams = { epochs: 12, rate: 0.2, l2: 1e-4, seed: 18, underCost: 2.25, materialL2: 50 };
 
 export interface Vector {
   idx: Int32Array;
