@@ -18,7 +18,7 @@
 //
 // Knobs (environment): BENCH_ROUNDS (3), BENCH_ROUND_MS (2500), BENCH_WARMUP_MS (300),
 // BENCH_CONNECTIONS (1,10,50), BENCH_TENANTS (50), BENCH_MICRO (1), BENCH_STAGES (1),
-// BENCH_STAGES_MS (2500), BENCH_PROFILE (1), BENCH_PROFILE_MS (4000), BENCH_SHED (1: the overload
+// BENCH_STAGES_MS (2500), BENCH_PROFILE (1), BENCH_PROFILE_MS (4000), BENCH_PROFILE_CONNECTIONS (10), BENCH_SHED (1: the overload
 // curve of bench/shed.ts, about a minute), BENCH_ADVISORY (1: a 100,000-row advisory import, bench/advisory.ts, last). Diagnostics, never the
 // default: BENCH_DB_SOCKET=1 (PostgreSQL over its Unix socket), and PGOPTIONS, which node-pg
 // passes to every connection (e.g. '-c synchronous_commit=off' to see what commit waits cost).
@@ -53,6 +53,7 @@ const ROUNDS = num('BENCH_ROUNDS', 3);
 const ROUND_MS = num('BENCH_ROUND_MS', 2500);
 const WARMUP_MS = num('BENCH_WARMUP_MS', 300);
 const PROFILE_MS = num('BENCH_PROFILE_MS', 4000);
+const PROFILE_CONNECTIONS = num('BENCH_PROFILE_CONNECTIONS', 10);
 const STAGES_MS = num('BENCH_STAGES_MS', 2500);
 const STAGES = process.env.BENCH_STAGES !== '0';
 const TENANTS = num('BENCH_TENANTS', 50);
@@ -735,10 +736,10 @@ async function main(): Promise<void> {
       sb = await startSwitchboard(env, ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=250']);
       targets.switchboard.origin = sb.url;
       targets.tenants.origin = sb.url;
-      await run('tenants', 'json', 10, 1000, 0, false); // JIT warm-up, left out of the summary
+      await run('tenants', 'json', PROFILE_CONNECTIONS, 1000, 0, false); // JIT warm-up, left out of the summary
       const fromUs = Number(process.hrtime.bigint() / 1000n);
-      await run('tenants', 'json', 10, PROFILE_MS, 0, false);
-      await run('tenants', 'stream', 10, PROFILE_MS, 0, false);
+      await run('tenants', 'json', PROFILE_CONNECTIONS, PROFILE_MS, 0, false);
+      await run('tenants', 'stream', PROFILE_CONNECTIONS, PROFILE_MS, 0, false);
       const toUs = Number(process.hrtime.bigint() / 1000n);
       await closePools();
       await sb.child.stop();
@@ -1044,7 +1045,7 @@ function renderReport(x: ReportInput): string {
 
   if (x.profile) {
     out.push('## CPU profile of Switchboard under load', '');
-    out.push(`Profile: \`${x.profile.file}\` (${TENANTS} tenants, 10 connections, non-streamed then streamed; start-up and warm-up left out; not kept in git).`, '');
+    out.push(`Profile: \`${x.profile.file}\` (${TENANTS} tenants, ${PROFILE_CONNECTIONS} connection${PROFILE_CONNECTIONS === 1 ? '' : 's'}, non-streamed then streamed; start-up and warm-up left out; not kept in git).`, '');
     out.push(profileMarkdown(x.profile.summary, 'Self time on the main thread', 30, 15));
   }
   return out.join('\n');
