@@ -27,27 +27,27 @@ test('the shipped weights are reproduced bit for bit from the training split (bu
   assert.ok(Buffer.from(trained.table).equals(readFileSync(TABLE)), 'layer1-weights.bin is what the training split produces');
 });
 
-// Each fold is predicted by a model trained on the next fold alone (a third of the rows, not two
-// thirds), so CI trains a third as much. The margins are a floor against falling back towards the
+// One of three grouped folds is predicted by a model trained on another fold alone (a third of
+// the rows each): the test trains a third as much as the shipped weights, and CI stays in its
+// budget as the corpus grows (it read all three folds, each by a model trained on the next, until
+// session 17, when the training split reached 95,112 rows and the test alone took nine minutes;
+// one fold is still about 31,000 rows). The margins are a floor against falling back towards the
 // rules, not the accuracy target (that is the held-out split's, npm run eval:routing): the family
 // by 20 points, the complexity by 15 (20 until session 16: twenty-four more authors, whose sense of
 // a task's size differs from the earlier ones', brought the complexity on these folds to 0.820
 // (0.827 before underCost 2.25) against the rules' 0.643, while it rose on the cross-author CV and
 // on two of the three held-out splits read before; docs/routing.md, session 16).
-test('on 3 grouped folds, each read by a model trained on another fold, the trained classifier beats the hand-written rules', () => {
-  const rows = loadTraining();
+test('on a grouped fold read by a model trained on another fold, the trained classifier beats the hand-written rules', () => {
+  const all = loadTraining();
   const sha = corpusHash(trainingText());
-  const K = 3;
-  const fold = groupFolds(rows, K, PARAMS.seed);
-  const predicted: Prediction[] = new Array(rows.length);
-  for (let f = 0; f < K; f++) {
-    const model = decodeModel(train(rows.filter((_, i) => fold[i] === (f + 1) % K), sha));
-    rows.forEach((r, i) => {
-      if (fold[i] !== f) return;
-      const s = score(model, r.request);
-      predicted[i] = { family: TASK_FAMILIES[s.family], complexity: COMPLEXITIES[s.complexity] };
-    });
-  }
+  const fold = groupFolds(all, 3, PARAMS.seed);
+  const model = decodeModel(train(all.filter((_, i) => fold[i] === 1), sha));
+  const rows = all.filter((_, i) => fold[i] === 0);
+  assert.ok(rows.length >= all.length / 4, `the read fold holds ${rows.length} of ${all.length} rows`);
+  const predicted: Prediction[] = rows.map((r) => {
+    const s = score(model, r.request);
+    return { family: TASK_FAMILIES[s.family], complexity: COMPLEXITIES[s.complexity] };
+  });
   const truth = rows.map((r) => ({ id: r.id, family: r.family, complexity: r.complexity }));
   const trained = report(truth, predicted);
   const rules = report(
