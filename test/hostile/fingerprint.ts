@@ -55,8 +55,13 @@ export async function fingerprinter(db: Kysely<any>): Promise<Fingerprinter> {
     if (!VOLATILE[t]) return `select '${t}' as t, count(*)::text || ':' || coalesce(max(xmin::text::bigint), 0)::text as f from ${q(t)}${where}`;
     return `select '${t}' as t, count(*)::text || ':' || coalesce(sum(hashtextextended(row(${cs.map(q).join(', ')})::text, 0)::numeric), 0)::text as f from ${q(t)}${where}`;
   });
-  // Jobs enqueued in a request's transaction (pg-boss's own schema): counted by queue.
-  parts.push(`select 'pgboss.job' as t, count(*)::text as f from pgboss.job where name not like '\\_\\_pgboss%'`);
+  // Jobs enqueued in a request's transaction (pg-boss's own schema), counted. Left out: pg-boss's
+  // internal queues, and the queues that pg-boss's clock fills from a cron schedule (the sweeps,
+  // the QA scorer, the roll-ups: a job every minute, whatever the requests do; a fingerprint taken
+  // either side of a minute's turn differed without any request having written).
+  parts.push(
+    `select 'pgboss.job' as t, count(*)::text as f from pgboss.job where name not like '\\_\\_pgboss%' and name not in (select name from pgboss.schedule)`,
+  );
   const text = parts.join(' union all ');
   return {
     tables: [...byTable.keys()],
