@@ -1,4 +1,4 @@
-// Hands Layer 1 its weights table (src/core/routing/layer1-weights.bin, 4 MiB of int8, described by
+// Hands Layer 1 its weights table (src/core/routing/layer1-weights.bin, 16 MiB of int8, described by
 // layer1-weights.json): the core does no I/O, so the process that classifies reads the file and
 // gives the core its bytes, once, on the first classification. Imported for this effect by the
 // runtime, the routing scripts and the test runner (scripts/test.ts).

@@ -2,7 +2,7 @@
 // features of features.ts, with two softmax heads (task family, complexity). The weights are data,
 // written by `npm run train:routing` from the training split: layer1-weights.json (the version,
 // scales, biases and the table's length and SHA-256, imported statically) and layer1-weights.bin
-// (the dense int8 table itself, in the very layout scoring reads, 4 MiB). The core does no I/O, so
+// (the dense int8 table itself, in the very layout scoring reads, 16 MiB). The core does no I/O, so
 // the table's bytes are handed in by whoever starts the process (src/infra/routing-weights.ts, which
 // the runtime, the scripts and the test runner import): the process holds the table once, with no
 // JSON text or base64 copy of it beside. The version of the weights is recorded with every decision
